@@ -1,0 +1,8 @@
+import { writeFileSync } from "node:fs";
+import {
+  templateJsonSchemaFile,
+  templateJsonSchemaText,
+} from "../src/agents/template-json-schema.ts";
+
+writeFileSync(templateJsonSchemaFile, templateJsonSchemaText());
+console.log(`wrote ${templateJsonSchemaFile}`);

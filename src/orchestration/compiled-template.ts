@@ -1,0 +1,40 @@
+import type { AgentTemplate, Step } from "./template-schema.ts";
+import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+
+/** A template prepared for fast decisions: lookups by name, tool categories resolved. */
+export interface CompiledTemplate {
+  readonly template: AgentTemplate;
+  readonly steps: readonly Step[];
+  readonly stepsByName: ReadonlyMap<string, Step>;
+  readonly agentTools: readonly ToolCatalogueEntry[];
+  readonly defaultStep: Step | undefined;
+  readonly historyLimit: number;
+  readonly enforcement: "strict" | "guide";
+}
+
+export function compileTemplate(
+  template: AgentTemplate,
+  catalogue: readonly ToolCatalogueEntry[] = [],
+): CompiledTemplate {
+  const steps = template.orchestration.steps;
+  const stepsByName = new Map(steps.map((step) => [step.name, step]));
+  const agentTools = template.tools.map(
+    (name) => catalogue.find((entry) => entry.name === name) ?? { name },
+  );
+  const defaultName =
+    template.orchestration.defaultStep ?? steps.find((step) => step.isDefault === true)?.name;
+  return {
+    template,
+    steps,
+    stepsByName,
+    agentTools,
+    defaultStep: defaultName === undefined ? undefined : stepsByName.get(defaultName),
+    historyLimit: template.orchestration.historyLimit,
+    enforcement: template.orchestration.enforcement,
+  };
+}
+
+/** The step's sequence length, 0 when it has none. */
+export function sequenceLength(step: Step | undefined): number {
+  return step?.sequence?.length ?? 0;
+}

@@ -1,0 +1,31 @@
+export { parseAgentTemplate, type ParseTemplateOptions } from "./parse-template.ts";
+export { TemplateError, type TemplateIssue } from "./template-error.ts";
+export { createOrchestrator, type Orchestrator, type ToolChoice } from "./orchestrator.ts";
+export type { Decision } from "./step-selection.ts";
+export type { ToolCallCheck, ToolDecision } from "./tool-policy.ts";
+export type { OrchestrationEvent, OrchestrationEventType, StepEntryReason } from "./events.ts";
+export {
+  orchestrationStateSchema,
+  type OrchestrationState,
+  type ReportedTokenUsage,
+  type TokenUsage,
+} from "./state.ts";
+export {
+  agentTemplateSchema,
+  llmProviders,
+  type AgentTemplate,
+  type AgentTemplateInput,
+  type LlmProvider,
+  type ResetTrigger,
+  type Step,
+} from "./template-schema.ts";
+export {
+  conditionSchema,
+  conditionTypes,
+  type Condition,
+  type ConditionType,
+} from "./condition-schema.ts";
+export type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+export { matchesPattern } from "./tool-patterns.ts";
+export { catastrophicBacktrackingReason } from "./regex-safety.ts";
+export { parseDuration } from "./duration.ts";

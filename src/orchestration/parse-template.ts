@@ -1,0 +1,70 @@
+import { fromAgentDockShape, isAgentDockShape } from "./agentdock-shape.ts";
+import { checkTemplate } from "./template-checks.ts";
+import { TemplateError, type TemplateIssue } from "./template-error.ts";
+import { formatPath, type PathSegment } from "./template-paths.ts";
+import { agentTemplateSchema, type AgentTemplate } from "./template-schema.ts";
+import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+import { toTemplateIssues } from "./zod-issues.ts";
+
+export interface ParseTemplateOptions {
+  /** The tool catalogue: checks tool names and expands patterns. */
+  tools?: readonly ToolCatalogueEntry[];
+  /** Problems that do not stop loading (a step that can never become active, say). */
+  onWarning?: (warning: TemplateIssue) => void;
+  /** Names the file in the error message. */
+  source?: string;
+}
+
+/**
+ * Validates a template in our shape or AgentDock's and returns it normalised: sequence positions
+ * as lists of alternatives, `isDefault` resolved into `orchestration.defaultStep`, defaults filled.
+ * Throws `TemplateError` listing every problem, each with the path as written in the file.
+ */
+export function parseAgentTemplate(
+  json: unknown,
+  options: ParseTemplateOptions = {},
+): AgentTemplate {
+  let input = json;
+  let originalPath: (path: readonly PathSegment[]) => string = formatPath;
+  const issues: TemplateIssue[] = [];
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new TemplateError([{ path: "", message: "a template is a JSON object" }], options.source);
+  }
+  if (isAgentDockShape(json)) {
+    const converted = fromAgentDockShape(json);
+    input = converted.template;
+    originalPath = converted.originalPath;
+    issues.push(...converted.issues);
+  }
+
+  const parsed = agentTemplateSchema.safeParse(input);
+  if (!parsed.success) {
+    issues.push(...toTemplateIssues(parsed.error, agentTemplateSchema, input, originalPath));
+    throw new TemplateError(issues, options.source);
+  }
+  const template = parsed.data;
+  const checked = checkTemplate(template, options.tools);
+  issues.push(
+    ...checked.errors.map((issue) => ({ path: originalPath(issue.path), message: issue.message })),
+  );
+  if (issues.length > 0) throw new TemplateError(issues, options.source);
+  for (const warning of checked.warnings) {
+    options.onWarning?.({ path: originalPath(warning.path), message: warning.message });
+  }
+  return normalise(template, checked.tools);
+}
+
+function normalise(template: AgentTemplate, tools: string[]): AgentTemplate {
+  const { orchestration } = template;
+  const defaultStep =
+    orchestration.defaultStep ?? orchestration.steps.find((step) => step.isDefault === true)?.name;
+  const { $schema: _schema, ...rest } = template;
+  return {
+    ...rest,
+    tools,
+    orchestration: {
+      ...orchestration,
+      ...(defaultStep === undefined ? {} : { defaultStep }),
+    },
+  };
+}

@@ -1,0 +1,317 @@
+import type { Condition } from "./condition-schema.ts";
+import { catastrophicBacktrackingReason } from "./regex-safety.ts";
+import type { AgentTemplate, Step } from "./template-schema.ts";
+import { didYouMean, type PathSegment } from "./template-paths.ts";
+import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+import { isPattern, matchesAny } from "./tool-patterns.ts";
+
+export interface CheckIssue {
+  path: PathSegment[];
+  message: string;
+}
+
+export interface CheckResult {
+  errors: CheckIssue[];
+  warnings: CheckIssue[];
+  /** `tools` with patterns expanded against the catalogue, in template order, no duplicates. */
+  tools: string[];
+}
+
+const ON_COMPLETE_KEYWORDS = new Set(["stay", "default"]);
+
+/** The load-time checks of spec §1 that a schema cannot express. */
+export function checkTemplate(
+  template: AgentTemplate,
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+): CheckResult {
+  const errors: CheckIssue[] = [];
+  const warnings: CheckIssue[] = [];
+  const tools = expandAgentTools(template.tools, catalogue, errors);
+  const toolEntries = tools.map(
+    (name) => catalogue?.find((entry) => entry.name === name) ?? { name },
+  );
+  const steps = template.orchestration.steps;
+  const stepNames = steps.map((step) => step.name);
+
+  checkStepNames(steps, errors);
+  const defaultStep = checkDefaults(template, stepNames, errors);
+
+  steps.forEach((step, index) => {
+    const at = (...rest: PathSegment[]): PathSegment[] => [
+      "orchestration",
+      "steps",
+      index,
+      ...rest,
+    ];
+    checkPolicyNames(step, tools, catalogue, at, errors, warnings, toolEntries);
+    checkSequence(step, tools, toolEntries, at, errors);
+    (step.conditions ?? []).forEach((condition, conditionIndex) => {
+      checkCondition(condition, step, tools, at("conditions", conditionIndex), errors);
+    });
+    (step.resetSequenceOn ?? []).forEach((trigger, triggerIndex) => {
+      const path = at("resetSequenceOn", triggerIndex);
+      if (step.sequence === undefined) {
+        errors.push({
+          path,
+          message: "resetSequenceOn needs a sequence on this step; add one or remove the trigger",
+        });
+      } else if (typeof trigger === "object") {
+        checkCondition(trigger, step, tools, path, errors);
+      } else if (
+        trigger !== "user_message" &&
+        !(step.conditions ?? []).some((c) => c.type === trigger)
+      ) {
+        errors.push({
+          path,
+          message: `"${trigger}" resets when this step's own ${trigger} condition holds, but the step has none; add one to conditions or write a condition object here`,
+        });
+      }
+    });
+    if (step.onComplete !== undefined)
+      checkOnComplete(step.onComplete, stepNames, defaultStep, at("onComplete"), errors);
+  });
+
+  warnUnreachableSteps(steps, defaultStep, warnings);
+  return { errors, warnings, tools };
+}
+
+function expandAgentTools(
+  declared: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+  errors: CheckIssue[],
+): string[] {
+  const tools: string[] = [];
+  const known = catalogue?.map((entry) => entry.name) ?? [];
+  declared.forEach((name, index) => {
+    const path: PathSegment[] = ["tools", index];
+    if (isPattern(name)) {
+      if (catalogue === undefined) {
+        errors.push({
+          path,
+          message: `the pattern "${name}" needs a tool catalogue to expand; list tool names instead`,
+        });
+        return;
+      }
+      const matched = catalogue
+        .filter((entry) => matchesAny([name], entry))
+        .map((entry) => entry.name);
+      if (matched.length === 0)
+        errors.push({
+          path,
+          message: `the pattern "${name}" matches no known tool (known: ${known.join(", ")})`,
+        });
+      for (const tool of matched) if (!tools.includes(tool)) tools.push(tool);
+      return;
+    }
+    if (catalogue !== undefined && !known.includes(name)) {
+      errors.push({
+        path,
+        message: `unknown tool "${name}"${didYouMean(name, known)} (known: ${known.join(", ")})`,
+      });
+      return;
+    }
+    if (tools.includes(name)) {
+      errors.push({ path, message: `"${name}" is listed twice; list each tool once` });
+      return;
+    }
+    tools.push(name);
+  });
+  return tools;
+}
+
+function checkStepNames(steps: readonly Step[], errors: CheckIssue[]): void {
+  const seen = new Map<string, number>();
+  steps.forEach((step, index) => {
+    const first = seen.get(step.name);
+    if (first === undefined) seen.set(step.name, index);
+    else {
+      errors.push({
+        path: ["orchestration", "steps", index, "name"],
+        message: `duplicate step name "${step.name}" (also orchestration.steps[${first}]); step names must be unique`,
+      });
+    }
+  });
+}
+
+/** The default step's name, from `defaultStep` or `isDefault` (the same concept). */
+function checkDefaults(
+  template: AgentTemplate,
+  stepNames: readonly string[],
+  errors: CheckIssue[],
+): string | undefined {
+  const { defaultStep, steps } = template.orchestration;
+  if (defaultStep !== undefined && !stepNames.includes(defaultStep)) {
+    errors.push({
+      path: ["orchestration", "defaultStep"],
+      message: `no step is named "${defaultStep}"${didYouMean(defaultStep, stepNames)} (steps: ${stepNames.join(", ") || "none"})`,
+    });
+  }
+  let chosen =
+    defaultStep !== undefined && stepNames.includes(defaultStep) ? defaultStep : undefined;
+  steps.forEach((step, index) => {
+    if (step.isDefault !== true || step.name === chosen) return;
+    if (chosen === undefined && defaultStep === undefined) {
+      chosen = step.name;
+      return;
+    }
+    errors.push({
+      path: ["orchestration", "steps", index, "isDefault"],
+      message: `more than one default step ("${chosen ?? defaultStep ?? ""}" and "${step.name}"); keep one (defaultStep and isDefault name the same thing)`,
+    });
+  });
+  return chosen;
+}
+
+function checkPolicyNames(
+  step: Step,
+  tools: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+  at: (...rest: PathSegment[]) => PathSegment[],
+  errors: CheckIssue[],
+  warnings: CheckIssue[],
+  toolEntries: readonly ToolCatalogueEntry[],
+): void {
+  for (const list of ["allowed", "denied"] as const) {
+    (step.availableTools?.[list] ?? []).forEach((name, index) => {
+      const path = at("availableTools", list, index);
+      if (isPattern(name)) {
+        if (!toolEntries.some((entry) => matchesAny([name], entry))) {
+          warnings.push({
+            path,
+            message: `the pattern "${name}" matches none of this agent's tools`,
+          });
+        }
+        return;
+      }
+      const problem = unknownToolMessage(name, tools, catalogue);
+      if (problem !== undefined) errors.push({ path, message: problem });
+    });
+  }
+}
+
+function unknownToolMessage(
+  name: string,
+  tools: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+): string | undefined {
+  if (tools.includes(name)) return undefined;
+  if (catalogue?.some((entry) => entry.name === name) === true) {
+    return `"${name}" is not one of this agent's tools; add it to "tools"`;
+  }
+  return `unknown tool "${name}"${didYouMean(name, tools)} (this agent's tools: ${tools.join(", ") || "none"})`;
+}
+
+function checkSequence(
+  step: Step,
+  tools: readonly string[],
+  toolEntries: readonly ToolCatalogueEntry[],
+  at: (...rest: PathSegment[]) => PathSegment[],
+  errors: CheckIssue[],
+): void {
+  const allowed = step.availableTools?.allowed;
+  const denied = step.availableTools?.denied ?? [];
+  (step.sequence ?? []).forEach((alternatives, position) => {
+    alternatives.forEach((name, alternative) => {
+      const path =
+        alternatives.length === 1
+          ? at("sequence", position)
+          : at("sequence", position, alternative);
+      const problem = unknownToolMessage(name, tools, undefined);
+      if (problem !== undefined) {
+        errors.push({ path, message: problem });
+        return;
+      }
+      const entry = toolEntries.find((tool) => tool.name === name) ?? { name };
+      const permitted =
+        (allowed === undefined || matchesAny(allowed, entry)) && !matchesAny(denied, entry);
+      if (!permitted) {
+        errors.push({
+          path,
+          message: `"${name}" is in the sequence but this step's availableTools does not allow it; allow it or remove it from the sequence`,
+        });
+      }
+    });
+  });
+}
+
+function checkCondition(
+  condition: Condition,
+  step: Step,
+  tools: readonly string[],
+  path: PathSegment[],
+  errors: CheckIssue[],
+): void {
+  switch (condition.type) {
+    case "sequence_match":
+      if (step.sequence === undefined) {
+        errors.push({
+          path,
+          message: "sequence_match needs a sequence on this step; add one or use tool_used",
+        });
+      }
+      return;
+    case "tool_used":
+    case "not_recently_used": {
+      const problem = unknownToolMessage(condition.value, tools, undefined);
+      if (problem !== undefined) errors.push({ path: [...path, "value"], message: problem });
+      return;
+    }
+    case "message_regex": {
+      try {
+        new RegExp(condition.value, condition.flags ?? "");
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        errors.push({ path: [...path, "value"], message: `invalid regular expression: ${reason}` });
+        return;
+      }
+      const reason = catastrophicBacktrackingReason(condition.value, condition.flags);
+      if (reason !== undefined)
+        errors.push({ path: [...path, "value"], message: `unsafe regular expression: ${reason}` });
+      return;
+    }
+    case "message_contains":
+    case "message_starts_with":
+      return;
+  }
+}
+
+function checkOnComplete(
+  target: string,
+  stepNames: readonly string[],
+  defaultStep: string | undefined,
+  path: PathSegment[],
+  errors: CheckIssue[],
+): void {
+  if (target === "default" && defaultStep === undefined) {
+    errors.push({
+      path,
+      message:
+        'onComplete is "default" but the agent has no default step; set defaultStep or isDefault',
+    });
+  } else if (!ON_COMPLETE_KEYWORDS.has(target) && !stepNames.includes(target)) {
+    errors.push({
+      path,
+      message: `no step is named "${target}"${didYouMean(target, stepNames)}; write "stay", "default" or a step name`,
+    });
+  }
+}
+
+function warnUnreachableSteps(
+  steps: readonly Step[],
+  defaultStep: string | undefined,
+  warnings: CheckIssue[],
+): void {
+  const targets = new Set(
+    steps.map((step) => step.onComplete).filter((name) => name !== undefined),
+  );
+  steps.forEach((step, index) => {
+    const reachable =
+      (step.conditions ?? []).length > 0 || step.name === defaultStep || targets.has(step.name);
+    if (!reachable) {
+      warnings.push({
+        path: ["orchestration", "steps", index],
+        message: `step "${step.name}" can never become active: it has no conditions, is not the default and no onComplete names it`,
+      });
+    }
+  });
+}

@@ -1,0 +1,21 @@
+import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+
+export function isPattern(nameOrPattern: string): boolean {
+  return nameOrPattern.includes("*");
+}
+
+function globToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\-]/g, "\\$&").replace(/\*/g, ".*");
+  return new RegExp(`^${escaped}$`);
+}
+
+/** A `*` glob matches a tool by its name or by its category (`*cognitive*`). */
+export function matchesPattern(pattern: string, tool: ToolCatalogueEntry): boolean {
+  if (!isPattern(pattern)) return pattern === tool.name;
+  const regex = globToRegExp(pattern);
+  return regex.test(tool.name) || (tool.category !== undefined && regex.test(tool.category));
+}
+
+export function matchesAny(patterns: readonly string[], tool: ToolCatalogueEntry): boolean {
+  return patterns.some((pattern) => matchesPattern(pattern, tool));
+}

@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import { formatCognitiveContent } from "./cognitive-result.ts";
+import type { CognitiveResult } from "./cognitive-result.ts";
+import type { ToolDefinition } from "./tool-definition.ts";
+import { requiredText, toolInputObject } from "./tool-input-schema.ts";
+
+export const brainstormInputSchema = toolInputObject({
+  challenge: requiredText("The problem or opportunity to generate ideas for, in a few words."),
+  ideas: requiredText(
+    "Your brainstorm in Markdown with the sections Problem framing, idea categories (each idea with how it would be applied), Key insights, and Next steps.",
+  ),
+});
+
+export type BrainstormInput = z.infer<typeof brainstormInputSchema>;
+export type BrainstormResult = CognitiveResult<"brainstorm">;
+
+export const brainstormTool: ToolDefinition<BrainstormInput> = {
+  name: "brainstorm",
+  category: "cognitive",
+  description: [
+    "Generate a broad range of ideas for a problem or opportunity before settling on one.",
+    "Use it when asked for ideas or options, or when the obvious approach is stuck.",
+    "Write the ideas yourself in `ideas` with these sections: **Problem framing** (the challenge restated, its constraints and what success looks like), ideas grouped into **categories**, each idea with how it would be applied, **Key insights** (patterns or the most promising directions), and **Next steps**.",
+    "The tool does not brainstorm for you; it records your ideas as a visible step of the session and returns them as Markdown under a heading naming the challenge.",
+  ].join(" "),
+  inputSchema: brainstormInputSchema,
+};
+
+export function runBrainstorm(input: BrainstormInput): BrainstormResult {
+  return {
+    type: "brainstorm_result",
+    content: formatCognitiveContent("💡 Brainstorm", input.challenge, input.ideas),
+  };
+}
