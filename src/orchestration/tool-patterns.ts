@@ -4,9 +4,17 @@ export function isPattern(nameOrPattern: string): boolean {
   return nameOrPattern.includes("*");
 }
 
+// Patterns come from templates: a handful per agent, compiled once each.
+const compiledGlobs = new Map<string, RegExp>();
+
 function globToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\-]/g, "\\$&").replace(/\*/g, ".*");
-  return new RegExp(`^${escaped}$`);
+  let regex = compiledGlobs.get(pattern);
+  if (regex === undefined) {
+    const escaped = pattern.replace(/[.+?^${}()|[\]\\-]/g, "\\$&").replace(/\*/g, ".*");
+    regex = new RegExp(`^${escaped}$`);
+    compiledGlobs.set(pattern, regex);
+  }
+  return regex;
 }
 
 /** A `*` glob matches a tool by its name or by its category (`*cognitive*`). */

@@ -88,7 +88,7 @@ function valueAt(input: unknown, path: readonly PathSegment[]): unknown {
 function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
-  return typeof value === "string" ? `the string ${JSON.stringify(value)}` : (typeof value);
+  return typeof value === "string" ? `the string ${JSON.stringify(value)}` : typeof value;
 }
 
 function messageFor(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknown): string {
