@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { jsonErrorPosition } from "./json-error-position.ts";
 import {
   parseAgentTemplate,
   TemplateError,
@@ -12,6 +13,8 @@ export interface LoadedAgent {
   template: AgentTemplate;
   file: string;
   warnings: TemplateIssue[];
+  /** Where the file keeps the id: `id`, or `agentId` in AgentDock's shape. */
+  idKey: "id" | "agentId";
 }
 
 export interface LoadOptions {
@@ -30,17 +33,16 @@ function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(reason);
-    let where = "";
-    if (position) {
-      const before = text.slice(0, Number(position[1]));
-      const line = before.split("\n").length;
-      const column = before.length - before.lastIndexOf("\n");
-      where = ` at line ${line}, column ${column}`;
-    }
+    const reason = (error instanceof Error ? error.message : String(error)).replace(
+      / \(line \d+ column \d+\)$/,
+      "",
+    );
+    const position = jsonErrorPosition(text);
+    const where =
+      position === undefined ? "" : ` at line ${position.line}, column ${position.column}`;
+    const hint = text.trim() === "" ? " (the file is empty)" : "";
     throw new TemplateError(
-      [{ path: "", message: `not valid JSON${where}: ${reason}` }],
+      [{ path: "", message: `not valid JSON${where}${hint}: ${reason}` }],
       displayPath(file),
     );
   }
@@ -57,12 +59,14 @@ export function loadTemplateFile(file: string, tools: readonly ToolCatalogueEntr
     throw new TemplateError([{ path: "", message: `cannot read the file: ${reason}` }], shown);
   }
   const warnings: TemplateIssue[] = [];
-  const template = parseAgentTemplate(parseJsonText(text, file), {
+  const json = parseJsonText(text, file);
+  const template = parseAgentTemplate(json, {
     tools,
     source: shown,
     onWarning: (warning) => warnings.push(warning),
   });
-  return { template, file, warnings };
+  const idKey = typeof json === "object" && json !== null && "agentId" in json ? "agentId" : "id";
+  return { template, file, warnings, idKey };
 }
 
 /** Loads `agents/<id>/template.json` from the first folder that has it. */
@@ -75,7 +79,7 @@ export function loadAgent(id: string, options: LoadOptions): LoadedAgent {
       throw new TemplateError(
         [
           {
-            path: "id",
+            path: loaded.idKey,
             message: `the template's id "${loaded.template.id}" must match its folder name "${id}"`,
           },
         ],

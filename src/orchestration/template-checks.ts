@@ -44,9 +44,9 @@ export function checkTemplate(
       ...rest,
     ];
     checkPolicyNames(step, tools, catalogue, at, errors, warnings, toolEntries);
-    checkSequence(step, tools, toolEntries, at, errors);
+    checkSequence(step, tools, catalogue, toolEntries, at, errors);
     (step.conditions ?? []).forEach((condition, conditionIndex) => {
-      checkCondition(condition, step, tools, at("conditions", conditionIndex), errors);
+      checkCondition(condition, step, tools, catalogue, at("conditions", conditionIndex), errors);
     });
     (step.resetSequenceOn ?? []).forEach((trigger, triggerIndex) => {
       const path = at("resetSequenceOn", triggerIndex);
@@ -56,7 +56,7 @@ export function checkTemplate(
           message: "resetSequenceOn needs a sequence on this step; add one or remove the trigger",
         });
       } else if (typeof trigger === "object") {
-        checkCondition(trigger, step, tools, path, errors);
+        checkCondition(trigger, step, tools, catalogue, path, errors);
       } else if (
         trigger !== "user_message" &&
         !(step.conditions ?? []).some((c) => c.type === trigger)
@@ -204,6 +204,7 @@ function unknownToolMessage(
 function checkSequence(
   step: Step,
   tools: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
   toolEntries: readonly ToolCatalogueEntry[],
   at: (...rest: PathSegment[]) => PathSegment[],
   errors: CheckIssue[],
@@ -216,7 +217,7 @@ function checkSequence(
         alternatives.length === 1
           ? at("sequence", position)
           : at("sequence", position, alternative);
-      const problem = unknownToolMessage(name, tools, undefined);
+      const problem = unknownToolMessage(name, tools, catalogue);
       if (problem !== undefined) {
         errors.push({ path, message: problem });
         return;
@@ -238,6 +239,7 @@ function checkCondition(
   condition: Condition,
   step: Step,
   tools: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
   path: PathSegment[],
   errors: CheckIssue[],
 ): void {
@@ -252,16 +254,29 @@ function checkCondition(
       return;
     case "tool_used":
     case "not_recently_used": {
-      const problem = unknownToolMessage(condition.value, tools, undefined);
+      const problem = unknownToolMessage(condition.value, tools, catalogue);
       if (problem !== undefined) errors.push({ path: [...path, "value"], message: problem });
       return;
     }
     case "message_regex": {
-      try {
-        new RegExp(condition.value, condition.flags ?? "");
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        errors.push({ path: [...path, "value"], message: `invalid regular expression: ${reason}` });
+      const flags = condition.flags ?? "";
+      const flagProblem =
+        new Set(flags).size < flags.length
+          ? "each flag may appear only once"
+          : regexProblem("", flags);
+      if (flagProblem !== undefined) {
+        errors.push({
+          path: [...path, "flags"],
+          message: `invalid flags "${flags}": ${flagProblem}`,
+        });
+        return;
+      }
+      const patternProblem = regexProblem(condition.value, flags);
+      if (patternProblem !== undefined) {
+        errors.push({
+          path: [...path, "value"],
+          message: `invalid regular expression: ${patternProblem}`,
+        });
         return;
       }
       const reason = catastrophicBacktrackingReason(condition.value, condition.flags);
@@ -272,6 +287,20 @@ function checkCondition(
     case "message_contains":
     case "message_starts_with":
       return;
+  }
+}
+
+/** Why a pattern does not compile, without the engine's "Invalid regular expression: /…/:" prefix. */
+function regexProblem(pattern: string, flags: string): string | undefined {
+  try {
+    new RegExp(pattern, flags);
+    return undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return message.replace(
+      /^Invalid (regular expression|flags supplied to RegExp constructor)[^:]*: (\/.*\/[a-z]*: )?/,
+      "",
+    );
   }
 }
 
@@ -291,7 +320,7 @@ function checkOnComplete(
   } else if (!ON_COMPLETE_KEYWORDS.has(target) && !stepNames.includes(target)) {
     errors.push({
       path,
-      message: `no step is named "${target}"${didYouMean(target, stepNames)}; write "stay", "default" or a step name`,
+      message: `no step is named "${target}"${didYouMean(target, stepNames)} (write "stay", "default" or a step name)`,
     });
   }
 }

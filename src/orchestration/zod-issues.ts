@@ -17,8 +17,22 @@ function defOf(schema: z.ZodType): SchemaDef {
   return (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
 }
 
-/** The object schemas a path can lead to (several through unions). */
-function objectSchemasAt(schema: z.ZodType, path: readonly PathSegment[]): SchemaDef[] {
+/** Whether an object option's `type` literal (if it has one) accepts the input's `type`. */
+function optionAccepts(option: z.ZodType, input: unknown): boolean {
+  const def = defOf(option);
+  const literal = def.type === "object" ? def.shape?.["type"] : undefined;
+  if (literal === undefined || typeof input !== "object" || input === null || !("type" in input))
+    return true;
+  const values = defOf(literal).values;
+  return values === undefined || values.includes(input.type);
+}
+
+/** The object schemas a path can lead to (several through unions, narrowed by the input's `type`). */
+function objectSchemasAt(
+  schema: z.ZodType,
+  path: readonly PathSegment[],
+  input?: unknown,
+): SchemaDef[] {
   const def = defOf(schema);
   switch (def.type) {
     case "optional":
@@ -27,28 +41,38 @@ function objectSchemasAt(schema: z.ZodType, path: readonly PathSegment[]): Schem
     case "readonly":
     case "prefault":
     case "nonoptional":
-      return def.innerType ? objectSchemasAt(def.innerType, path) : [];
+      return def.innerType ? objectSchemasAt(def.innerType, path, input) : [];
     case "pipe":
-      return def.in ? objectSchemasAt(def.in, path) : [];
-    case "union":
-      return (def.options ?? []).flatMap((option) => objectSchemasAt(option, path));
+      return def.in ? objectSchemasAt(def.in, path, input) : [];
+    case "union": {
+      const options = def.options ?? [];
+      const matching =
+        path.length === 0 ? options.filter((option) => optionAccepts(option, input)) : options;
+      return (matching.length > 0 ? matching : options).flatMap((option) =>
+        objectSchemasAt(option, path, input),
+      );
+    }
     default:
       break;
   }
   const [head, ...rest] = path;
   if (head === undefined) return def.type === "object" ? [def] : [];
+  const child =
+    input !== null && typeof input === "object"
+      ? (input as Record<PathSegment, unknown>)[head]
+      : undefined;
   if (def.type === "object" && typeof head === "string") {
-    const child = def.shape?.[head];
-    return child ? objectSchemasAt(child, rest) : [];
+    const next = def.shape?.[head];
+    return next ? objectSchemasAt(next, rest, child) : [];
   }
   if (def.type === "array" && typeof head === "number" && def.element) {
-    return objectSchemasAt(def.element, rest);
+    return objectSchemasAt(def.element, rest, child);
   }
   return [];
 }
 
-function knownKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
-  const keys = objectSchemasAt(schema, path).flatMap((def) => Object.keys(def.shape ?? {}));
+function knownKeysAt(schema: z.ZodType, path: readonly PathSegment[], input: unknown): string[] {
+  const keys = objectSchemasAt(schema, path, input).flatMap((def) => Object.keys(def.shape ?? {}));
   return [...new Set(keys)].filter((key) => key !== "$schema");
 }
 
@@ -107,6 +131,7 @@ function messageFor(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknown):
           const values = literal ? (defOf(literal) as { values?: unknown[] }).values : undefined;
           return (values ?? []).map(String);
         });
+        if (value === undefined) return `add a "${discriminator}" (one of: ${known.join(", ")})`;
         const shown = typeof value === "string" ? `"${value}"` : describeValue(value);
         const hint = typeof value === "string" ? didYouMean(value, known) : "";
         return `unknown ${discriminator} ${shown}${hint} (known: ${known.join(", ")})`;
@@ -122,8 +147,11 @@ function messageFor(issue: z.core.$ZodIssue, schema: z.ZodType, input: unknown):
         ? messageFor({ ...nested, path: [...path, ...nested.path] }, schema, input)
         : issue.message;
     }
-    case "invalid_value":
-      return `${issue.message.replace(/^Invalid (option|input): /, "")}, got ${describeValue(valueAt(input, path))}`;
+    case "invalid_value": {
+      const value = valueAt(input, path);
+      const hint = typeof value === "string" ? didYouMean(value, issue.values.map(String)) : "";
+      return `${issue.message.replace(/^Invalid (option|input): /, "")}, got ${describeValue(value)}${hint}`;
+    }
     default:
       return issue.message;
   }
@@ -139,7 +167,7 @@ export function toTemplateIssues(
   return error.issues.flatMap((issue): TemplateIssue[] => {
     const path = [...issue.path] as PathSegment[];
     if (issue.code === "unrecognized_keys") {
-      const known = knownKeysAt(schema, path);
+      const known = knownKeysAt(schema, path, input);
       return issue.keys.map((key) => ({
         path: format([...path, key]),
         message: `unknown key "${key}"${didYouMean(key, known)} (allowed here: ${known.join(", ")})`,

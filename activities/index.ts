@@ -1,0 +1,3 @@
+export { createToolActivities } from "./tool-activities.ts";
+export type { ToolActivityDeps } from "./tool-activities.ts";
+export type { RunToolInput, ToolActivities, ToolFailureType, ToolOutput } from "./tool-types.ts";

@@ -1,0 +1,34 @@
+// Types only: workflow code imports this file with `import type`.
+import type { CognitiveToolResult, SearchResult, SummarizeResult } from "../src/tools/index.ts";
+
+export interface RunToolInput {
+  /** Tool name as the model called it. */
+  tool: string;
+  /** The model's raw arguments; validated by the activity. */
+  input: unknown;
+  /** The session's model, used by tools that call a model themselves (`summarize`). */
+  modelId: string;
+  sessionId: string;
+  toolCallId: string;
+}
+
+/** Plain JSON: survives the payload converter unchanged. */
+export type ToolOutput = CognitiveToolResult | SummarizeResult | SearchResult;
+
+// A property, not a method: the worker calls activities detached from the object.
+export interface ToolActivities {
+  runTool: (args: RunToolInput) => Promise<ToolOutput>;
+}
+
+/**
+ * `ApplicationFailure.type` values `runTool` throws. All but `SearchUnavailable`
+ * (and a retryable `SummarizeFailed`) are non-retryable; their messages are
+ * written for the model.
+ */
+export type ToolFailureType =
+  | "UnknownTool"
+  | "ToolInputError"
+  | "SearchNotConfigured"
+  | "SearchFailed"
+  | "SearchUnavailable"
+  | "SummarizeFailed";

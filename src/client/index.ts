@@ -1,0 +1,1 @@
+export { SessionClient, SessionRequestError, type StartSessionOptions } from "./session-client.ts";

@@ -1,0 +1,154 @@
+import {
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowHandle,
+} from "@temporalio/client";
+import type { AgentTemplate } from "../orchestration/index.ts";
+import {
+  agentIdKey,
+  endSessionUpdate,
+  eventsQuery,
+  historyQuery,
+  sendMessageUpdate,
+  sessionStatusKey,
+  stateQuery,
+  turnCountKey,
+  userMessageSignal,
+  workflowIdFor,
+  SESSION_WORKFLOW_TYPE,
+  type LoggedEvent,
+  type SessionInput,
+  type SessionMessage,
+  type SessionSettings,
+  type SessionView,
+  type TurnResult,
+} from "../session/index.ts";
+
+export interface StartSessionOptions {
+  template: AgentTemplate;
+  sessionId: string;
+  settings?: SessionSettings;
+}
+
+/** A request the session refused (validator) or could not answer; the message is the session's reason. */
+export class SessionRequestError extends Error {
+  override readonly name = "SessionRequestError";
+}
+
+/** Updates fail with a generic "Workflow Update failed"; callers need the validator's reason. */
+async function unwrapped<T>(request: Promise<T>): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof Error) {
+      throw new SessionRequestError(error.cause.message, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** A typed client for agent sessions: start, send, state, history, events, end. */
+export class SessionClient {
+  readonly client: Client;
+  readonly taskQueue: string;
+
+  constructor(client: Client, taskQueue: string) {
+    this.client = client;
+    this.taskQueue = taskQueue;
+  }
+
+  handle(sessionId: string): WorkflowHandle {
+    return this.client.workflow.getHandle(workflowIdFor(sessionId));
+  }
+
+  private startOptions(options: StartSessionOptions) {
+    const input: SessionInput = {
+      sessionId: options.sessionId,
+      template: options.template,
+      ...(options.settings === undefined ? {} : { settings: options.settings }),
+    };
+    return {
+      workflowId: workflowIdFor(options.sessionId),
+      taskQueue: this.taskQueue,
+      args: [input] as [SessionInput],
+      typedSearchAttributes: [
+        { key: agentIdKey, value: options.template.id },
+        { key: sessionStatusKey, value: "idle" },
+        { key: turnCountKey, value: 0 },
+      ],
+      staticSummary: `${options.template.name} session · agent ${options.template.id}`,
+      staticDetails: `Agent **${options.template.name}** (\`${options.template.id}\`), model ${options.template.llm.provider}:${options.template.llm.model}, tools: ${options.template.tools.join(", ") || "none"}.`,
+    };
+  }
+
+  /** Starts a session (idempotent: an existing running session with this id is reused). */
+  async start(options: StartSessionOptions): Promise<WorkflowHandle> {
+    return this.client.workflow.start(SESSION_WORKFLOW_TYPE, {
+      ...this.startOptions(options),
+      workflowIdConflictPolicy: "USE_EXISTING",
+    });
+  }
+
+  /** Sends a message and waits for the turn's result; starts the session if needed (update-with-start). */
+  async sendWithStart(
+    options: StartSessionOptions,
+    text: string,
+    messageId: string,
+  ): Promise<TurnResult> {
+    const startWorkflowOperation = new WithStartWorkflowOperation(SESSION_WORKFLOW_TYPE, {
+      ...this.startOptions(options),
+      workflowIdConflictPolicy: "USE_EXISTING",
+    });
+    return unwrapped(
+      this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
+        args: [{ messageId, text }],
+        startWorkflowOperation,
+      }),
+    );
+  }
+
+  /** Sends a message to a running session and waits for the turn's result. */
+  async send(sessionId: string, text: string, messageId: string): Promise<TurnResult> {
+    return unwrapped(
+      this.handle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ messageId, text }] }),
+    );
+  }
+
+  /** Sends a message without waiting (signal); the result shows in events and state. */
+  async post(sessionId: string, text: string, messageId: string): Promise<void> {
+    await this.handle(sessionId).signal(userMessageSignal, { messageId, text });
+  }
+
+  async state(sessionId: string): Promise<SessionView> {
+    return this.handle(sessionId).query(stateQuery);
+  }
+
+  async history(sessionId: string): Promise<SessionMessage[]> {
+    return this.handle(sessionId).query(historyQuery);
+  }
+
+  async events(sessionId: string, after: number): Promise<{ events: LoggedEvent[]; next: number }> {
+    return this.handle(sessionId).query(eventsQuery, { after });
+  }
+
+  async end(sessionId: string, reason?: string): Promise<SessionView> {
+    return unwrapped(
+      this.handle(sessionId).executeUpdate(endSessionUpdate, {
+        args: [reason === undefined ? {} : { reason }],
+      }),
+    );
+  }
+
+  /** Whether a session with this id is running. */
+  async isRunning(sessionId: string): Promise<boolean> {
+    try {
+      const description = await this.handle(sessionId).describe();
+      return description.status.name === "RUNNING";
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
+  }
+}

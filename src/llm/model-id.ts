@@ -1,0 +1,97 @@
+import { ModelIdError } from "./model-id-error.ts";
+
+// Pure on purpose: the session workflow encodes the template's `llm` block with this module, and
+// the worker's provider decodes it. No Node APIs, no `URL` (keep the sandbox surface small).
+
+export const modelProviders = ["scripted", "openai", "anthropic", "openai-compatible"] as const;
+export type ModelProvider = (typeof modelProviders)[number];
+
+/** What one model id stands for: the template's `llm.provider`, `llm.model` and `llm.baseURL`. */
+export interface ModelRef {
+  provider: ModelProvider;
+  model: string;
+  baseURL?: string | undefined;
+}
+
+const baseUrlMarker = "@http";
+const httpUrlPattern = /^https?:\/\/[^\s/?#]+\S*$/i;
+const scriptedModelHint = 'scripted models are "auto" or "script:<path to a script JSON file>"';
+
+function isModelProvider(value: string): value is ModelProvider {
+  return (modelProviders as readonly string[]).includes(value);
+}
+
+/**
+ * `<provider>:<model>` and, when a base URL is set, `<provider>:<model>@<baseURL>`:
+ * `openai:gpt-4o-mini`, `scripted:auto`, `scripted:script:/abs/path.json`,
+ * `openai-compatible:llama3.1@http://127.0.0.1:11434/v1`. The provider ends at the first `:` and
+ * the base URL starts at the last `@http`, so model names may contain `:` and `@`.
+ */
+export function encodeModelId(llm: ModelRef): string {
+  const { provider, model, baseURL } = llm;
+  const draft = `${provider}:${model}${baseURL === undefined ? "" : `@${baseURL}`}`;
+  if (!isModelProvider(provider)) {
+    throw new ModelIdError(
+      draft,
+      `has an unknown provider; use one of ${modelProviders.join(", ")}`,
+    );
+  }
+  if (model.trim() === "" || model !== model.trim()) {
+    throw new ModelIdError(draft, "needs a model name without surrounding spaces");
+  }
+  if (provider === "scripted") {
+    if (baseURL !== undefined) {
+      throw new ModelIdError(draft, "sets a baseURL, but scripted models run in the worker");
+    }
+    checkScriptedModel(draft, model);
+    return draft;
+  }
+  if (model.toLowerCase().includes(baseUrlMarker)) {
+    throw new ModelIdError(draft, `has "${baseUrlMarker}" in its model name, which is reserved`);
+  }
+  if (baseURL !== undefined) checkBaseUrl(draft, baseURL);
+  return draft;
+}
+
+export function decodeModelId(id: string): ModelRef {
+  const colon = id.indexOf(":");
+  if (colon <= 0) {
+    throw new ModelIdError(id, 'is not "<provider>:<model>" (for example "openai:gpt-4o-mini")');
+  }
+  const provider = id.slice(0, colon);
+  const rest = id.slice(colon + 1);
+  if (!isModelProvider(provider)) {
+    throw new ModelIdError(
+      id,
+      `names the unknown provider "${provider}"; use one of ${modelProviders.join(", ")}`,
+    );
+  }
+  if (provider === "scripted") {
+    checkScriptedModel(id, rest);
+    return { provider, model: rest };
+  }
+  const at = rest.toLowerCase().lastIndexOf(baseUrlMarker);
+  const model = at === -1 ? rest : rest.slice(0, at);
+  const baseURL = at === -1 ? undefined : rest.slice(at + 1);
+  if (model.trim() === "" || model !== model.trim()) {
+    throw new ModelIdError(id, "needs a model name without surrounding spaces after the provider");
+  }
+  if (baseURL === undefined) return { provider, model };
+  checkBaseUrl(id, baseURL);
+  return { provider, model, baseURL };
+}
+
+function checkBaseUrl(id: string, baseURL: string): void {
+  if (!httpUrlPattern.test(baseURL)) {
+    throw new ModelIdError(id, `has the base URL "${baseURL}", which is not an http(s) URL`);
+  }
+  if (baseURL.toLowerCase().indexOf(baseUrlMarker) !== -1) {
+    throw new ModelIdError(id, `has "${baseUrlMarker}" inside its base URL, which is reserved`);
+  }
+}
+
+function checkScriptedModel(id: string, model: string): void {
+  if (model === "auto") return;
+  if (model.startsWith("script:") && model.slice("script:".length).trim() !== "") return;
+  throw new ModelIdError(id, `has the scripted model "${model}"; ${scriptedModelHint}`);
+}

@@ -1,0 +1,95 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { NoSuchModelError } from "@ai-sdk/provider";
+import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
+import { decodeModelId, type ModelRef } from "./model-id.ts";
+import { ProviderConfigError } from "./provider-config-error.ts";
+import { providerEnvVars, type ProviderConfig } from "./provider-config.ts";
+import { createScriptedModel } from "./scripted/scripted-model.ts";
+
+const defaultCompatibleName = "openai-compatible";
+
+/**
+ * The worker's AI SDK provider: `languageModel(modelId)` decodes an id made by `encodeModelId`
+ * and returns the real provider model (one instance per id). A missing API key or base URL throws
+ * a `ProviderConfigError` naming the variable to set; a malformed id throws a `ModelIdError`.
+ */
+export function createModelProvider(config: ProviderConfig): ProviderV4 {
+  const models = new Map<string, LanguageModelV4>();
+  return {
+    specificationVersion: "v4",
+    languageModel(modelId: string): LanguageModelV4 {
+      const cached = models.get(modelId);
+      if (cached !== undefined) return cached;
+      const model = buildModel(decodeModelId(modelId), config);
+      models.set(modelId, model);
+      return model;
+    },
+    embeddingModel(modelId: string): never {
+      throw unsupported(modelId, "embeddingModel");
+    },
+    imageModel(modelId: string): never {
+      throw unsupported(modelId, "imageModel");
+    },
+  };
+}
+
+function unsupported(modelId: string, modelType: "embeddingModel" | "imageModel"): Error {
+  const kind = modelType === "embeddingModel" ? "embedding" : "image";
+  return new NoSuchModelError({
+    modelId,
+    modelType,
+    message: `${kind} models are not supported: agent sessions use language models only (asked for "${modelId}")`,
+  });
+}
+
+function buildModel(ref: ModelRef, config: ProviderConfig): LanguageModelV4 {
+  switch (ref.provider) {
+    case "scripted":
+      return createScriptedModel(ref.model, { scriptDir: config.scripted.scriptDir });
+    case "openai": {
+      const settings = config.openai ?? missingKey("OpenAI", ref, providerEnvVars.openai.apiKey);
+      return createOpenAI({
+        apiKey: settings.apiKey,
+        baseURL: ref.baseURL ?? settings.baseURL,
+      }).languageModel(ref.model);
+    }
+    case "anthropic": {
+      const settings =
+        config.anthropic ?? missingKey("Anthropic", ref, providerEnvVars.anthropic.apiKey);
+      return createAnthropic({
+        apiKey: settings.apiKey,
+        baseURL: ref.baseURL ?? settings.baseURL,
+      }).languageModel(ref.model);
+    }
+    case "openai-compatible": {
+      const settings = config.openaiCompatible ?? {};
+      const baseURL = ref.baseURL ?? settings.baseURL;
+      if (baseURL === undefined) {
+        const variable = providerEnvVars.openaiCompatible.baseURL;
+        throw new ProviderConfigError(
+          `OpenAI-compatible model "${ref.model}" needs a server URL: set llm.baseURL in the agent template or ${variable} in the worker's environment`,
+          [variable],
+        );
+      }
+      return createOpenAICompatible({
+        name: settings.name ?? defaultCompatibleName,
+        baseURL,
+        apiKey: settings.apiKey,
+        includeUsage: true,
+      }).languageModel(ref.model);
+    }
+    default: {
+      const unknown: never = ref.provider;
+      throw new ProviderConfigError(`unknown model provider "${String(unknown)}"`, []);
+    }
+  }
+}
+
+function missingKey(label: string, ref: ModelRef, variable: string): never {
+  throw new ProviderConfigError(
+    `${label} model "${ref.model}" needs an API key: set ${variable} in the worker's environment`,
+    [variable],
+  );
+}

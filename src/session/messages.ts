@@ -1,0 +1,25 @@
+import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
+import type {
+  EndSessionRequest,
+  EventsQueryInput,
+  LoggedEvent,
+  SessionMessage,
+  SessionView,
+  TurnResult,
+  UserMessage,
+} from "./session-types.ts";
+
+/** Fire-and-forget user message. */
+export const userMessageSignal = defineSignal<[UserMessage]>("userMessage");
+/** A user message whose caller waits for the turn's result; the validator rejects bad input. */
+export const sendMessageUpdate = defineUpdate<TurnResult, [UserMessage]>("sendMessage");
+export const endSessionSignal = defineSignal<[EndSessionRequest]>("endSession");
+/** Ends the session and returns its final state once every accepted message is answered. */
+export const endSessionUpdate = defineUpdate<SessionView, [EndSessionRequest]>("endSessionAndWait");
+
+export const stateQuery = defineQuery<SessionView>("state");
+export const historyQuery = defineQuery<SessionMessage[]>("history");
+export const allowedToolsQuery = defineQuery<string[]>("allowedTools");
+export const eventsQuery = defineQuery<{ events: LoggedEvent[]; next: number }, [EventsQueryInput]>(
+  "events",
+);

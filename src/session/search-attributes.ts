@@ -1,0 +1,18 @@
+import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/common";
+
+/** Custom search attributes a session keeps current, so the Web UI can list and filter sessions. */
+export const agentIdKey = defineSearchAttributeKey("AgentId", SearchAttributeType.KEYWORD);
+export const activeStepKey = defineSearchAttributeKey("ActiveStep", SearchAttributeType.KEYWORD);
+export const sessionStatusKey = defineSearchAttributeKey(
+  "SessionStatus",
+  SearchAttributeType.KEYWORD,
+);
+export const turnCountKey = defineSearchAttributeKey("TurnCount", SearchAttributeType.INT);
+
+/** What the dev server must register (`--search-attribute NAME=Type`). */
+export const sessionSearchAttributes = {
+  AgentId: "Keyword",
+  ActiveStep: "Keyword",
+  SessionStatus: "Keyword",
+  TurnCount: "Int",
+} as const;

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { MAX_MESSAGE_CHARS } from "./constants.ts";
+import type {
+  AgentTemplate,
+  OrchestrationEvent,
+  OrchestrationState,
+  TokenUsage,
+} from "../orchestration/index.ts";
+
+/** A user message as signals and updates carry it. Validated in the workflow (never trusted). */
+export const userMessageSchema = z.strictObject({
+  messageId: z
+    .string()
+    .trim()
+    .min(1, "messageId is required")
+    .max(200, "messageId is at most 200 characters"),
+  text: z
+    .string()
+    .refine((text) => text.trim().length > 0, "the message is empty")
+    .refine(
+      (text) => text.length <= MAX_MESSAGE_CHARS,
+      `the message is longer than ${MAX_MESSAGE_CHARS} characters`,
+    ),
+});
+export type UserMessage = z.infer<typeof userMessageSchema>;
+
+export const endSessionRequestSchema = z.strictObject({ reason: z.string().max(500).optional() });
+export type EndSessionRequest = z.infer<typeof endSessionRequestSchema>;
+
+export type SessionStatus = "idle" | "running" | "ended";
+
+/** A message of the conversation as the session keeps it (AI SDK model messages, plain JSON). */
+export type SessionMessage = Record<string, unknown> & {
+  role: "user" | "assistant" | "tool" | "system";
+};
+
+export interface ToolCallRecord {
+  toolCallId: string;
+  toolName: string;
+  status: "ok" | "refused" | "error";
+  /** The refusal reason or error message the model received. */
+  detail?: string;
+}
+
+/** What one turn produced: the `sendMessage` update's result. */
+export interface TurnResult {
+  messageId: string;
+  turn: number;
+  text: string;
+  toolCalls: ToolCallRecord[];
+  /** Set when the turn failed (provider error, exhausted script…); the session stays usable. */
+  error?: string;
+  state: SessionView;
+}
+
+/** The `state` query: where the session is, in words a person and the Web UI can read. */
+export interface SessionView {
+  sessionId: string;
+  agentId: string;
+  status: SessionStatus;
+  activeStep: string | null;
+  sequenceIndex: number;
+  sequenceLength: number;
+  allowedTools: string[];
+  recentlyUsedTools: string[];
+  toolCount: number;
+  turn: number;
+  cumulativeTokenUsage: TokenUsage;
+  pendingMessages: number;
+  run: number;
+  endReason?: string;
+}
+
+/** Everything that happens in a session, in order, for live viewers (offset = position). */
+export type SessionEvent =
+  | { type: "turn_started"; messageId: string; turn: number; text: string }
+  | { type: "orchestration"; event: OrchestrationEvent }
+  | { type: "model_step"; step: number; activeStep: string | null; offeredTools: string[] }
+  | { type: "tool_started"; toolCallId: string; toolName: string }
+  | {
+      type: "tool_finished";
+      toolCallId: string;
+      toolName: string;
+      status: ToolCallRecord["status"];
+      detail?: string;
+    }
+  | { type: "token_usage"; usage: TokenUsage; total: TokenUsage }
+  | { type: "turn_finished"; messageId: string; turn: number; text: string; error?: string }
+  | { type: "message_rejected"; reason: string }
+  | { type: "continued_as_new"; run: number }
+  | { type: "session_ended"; reason: string };
+
+export interface LoggedEvent {
+  offset: number;
+  event: SessionEvent;
+}
+
+/** What continue-as-new carries into the next run: nothing a conversation needs is lost. */
+export interface CarriedSession {
+  state: OrchestrationState;
+  messages: SessionMessage[];
+  pending: UserMessage[];
+  processedIds: string[];
+  results: TurnResult[];
+  events: LoggedEvent[];
+  nextEventOffset: number;
+  run: number;
+}
+
+export interface SessionSettings {
+  /** Continue-as-new once history has this many events (the server may suggest it sooner). */
+  continueAsNewAfterEvents?: number;
+}
+
+/** The single workflow input. The template is a validated snapshot: edits never reach a running session. */
+export interface SessionInput {
+  sessionId: string;
+  template: AgentTemplate;
+  settings?: SessionSettings;
+  carried?: CarriedSession;
+}
+
+export interface SessionResult {
+  sessionId: string;
+  reason: string;
+  turns: number;
+  state: SessionView;
+}
+
+export interface EventsQueryInput {
+  /** Return events with offset >= this. */
+  after: number;
+}

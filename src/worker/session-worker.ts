@@ -1,0 +1,67 @@
+import { fileURLToPath } from "node:url";
+import type { ProviderV4 } from "@ai-sdk/provider";
+import { AiSdkPlugin } from "@temporalio/ai-sdk";
+import {
+  bundleWorkflowCode,
+  NativeConnection,
+  Worker,
+  type WorkflowBundle,
+} from "@temporalio/worker";
+import { createToolActivities } from "../../activities/tool-activities.ts";
+import type { SearchProvider } from "../search/index.ts";
+import { withClassifiedFailures } from "./classify-model-failures.ts";
+
+export const workflowsPath = fileURLToPath(new URL("../../workflows/index.ts", import.meta.url));
+
+export interface SessionWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  modelProvider: ProviderV4;
+  searchProvider?: SearchProvider;
+  /** A prebuilt bundle (tests and benchmarks bundle once); built on start otherwise. */
+  workflowBundle?: WorkflowBundle;
+  /** Graceful shutdown: how long running activities get to finish. */
+  shutdownGraceTime?: string;
+}
+
+function aiSdkPlugin(modelProvider: ProviderV4): AiSdkPlugin {
+  return new AiSdkPlugin({ modelProvider: withClassifiedFailures(modelProvider) });
+}
+
+/** The workflow bundle, built with the AI SDK plugin's polyfills (needed for replay too). */
+export async function bundleSessionWorkflows(): Promise<WorkflowBundle> {
+  const placeholder: ProviderV4 = {
+    specificationVersion: "v4",
+    languageModel: () => {
+      throw new Error("bundling only");
+    },
+    embeddingModel: () => {
+      throw new Error("bundling only");
+    },
+    imageModel: () => {
+      throw new Error("bundling only");
+    },
+  };
+  return bundleWorkflowCode({ workflowsPath, plugins: [aiSdkPlugin(placeholder)] });
+}
+
+/** A worker for agent sessions: the workflow, the model activities and the tool activities. */
+export async function createSessionWorker(options: SessionWorkerOptions): Promise<Worker> {
+  const provider = options.modelProvider;
+  const activities = createToolActivities({
+    ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
+    summarizeModel: (modelId) => withClassifiedFailures(provider).languageModel(modelId),
+  });
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    ...(options.workflowBundle === undefined
+      ? { workflowsPath }
+      : { workflowBundle: options.workflowBundle }),
+    activities,
+    plugins: [aiSdkPlugin(provider)],
+    shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
+  });
+}

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+
+/** A worker started the way a user starts one (`node src/worker.ts`), as a separate process. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves once the worker polls its task queue. */
+  ready: Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function spawnWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ["src/worker.ts"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes("worker: polling task queue")) resolve();
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", (code) => {
+      reject(new Error(`worker exited with ${code}:\n${output}`));
+    });
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    output: () => output,
+    ready,
+    kill: async (signal = "SIGKILL") => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await once(child, "exit");
+    },
+  };
+}

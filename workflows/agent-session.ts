@@ -1,0 +1,184 @@
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  workflowInfo,
+} from "@temporalio/workflow";
+import { parseDuration } from "../src/orchestration/index.ts";
+import { DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS } from "../src/session/constants.ts";
+import {
+  allowedToolsQuery,
+  endSessionSignal,
+  endSessionUpdate,
+  eventsQuery,
+  historyQuery,
+  sendMessageUpdate,
+  stateQuery,
+  userMessageSignal,
+} from "../src/session/messages.ts";
+import {
+  endSessionRequestSchema,
+  userMessageSchema,
+  type SessionInput,
+  type SessionResult,
+  type UserMessage,
+} from "../src/session/session-types.ts";
+import { SessionCore } from "./session-core.ts";
+import { publishCurrentDetails, searchAttributePublisher } from "./visibility.ts";
+
+/**
+ * One chat session with one agent, alive as long as the conversation. Messages are handled
+ * strictly in arrival order, one turn at a time; each messageId once. The orchestration state
+ * lives here, so a session survives worker and server restarts exactly where it was.
+ */
+export async function agentSession(input: SessionInput): Promise<SessionResult> {
+  const session = new SessionCore(input);
+  const publishAttributes = searchAttributePublisher();
+  // An object, not a `let`: handlers set it, and TypeScript cannot see closures narrow a local.
+  const lifecycle = { ending: false };
+
+  const publish = (): void => {
+    const view = session.view();
+    publishAttributes(view);
+    const step = input.template.orchestration.steps.find(
+      (candidate) => candidate.name === session.state.activeStep,
+    );
+    publishCurrentDetails(view, session.orchestrator.toolDecisions(session.state), step?.sequence);
+  };
+
+  const accept = (message: unknown, source: "signal" | "update"): UserMessage | undefined => {
+    const parsed = userMessageSchema.safeParse(message);
+    if (!parsed.success) {
+      session.emit({
+        type: "message_rejected",
+        reason: `${source}: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`,
+      });
+      return undefined;
+    }
+    if (lifecycle.ending) {
+      session.emit({
+        type: "message_rejected",
+        reason: `${source} after the session ended: ${parsed.data.messageId}`,
+      });
+      return undefined;
+    }
+    session.enqueue(parsed.data);
+    return parsed.data;
+  };
+
+  setHandler(userMessageSignal, (message) => {
+    accept(message, "signal");
+  });
+
+  const validateMessage = (message: UserMessage): void => {
+    const parsed = userMessageSchema.safeParse(message);
+    if (!parsed.success)
+      throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
+    if (lifecycle.ending && !session.isKnown(parsed.data.messageId)) {
+      throw new Error(`the session has ended (${session.endReason ?? "ended"}); start a new one`);
+    }
+  };
+  setHandler(
+    sendMessageUpdate,
+    async (message) => {
+      const id = message.messageId;
+      if (session.wasAnswered(id) && session.resultFor(id) === undefined) {
+        throw ApplicationFailure.nonRetryable(
+          `message ${id} was answered long ago; its result is no longer kept`,
+          "ResultExpired",
+        );
+      }
+      if (!session.isKnown(id)) accept(message, "update");
+      session.awaitedIds.add(id);
+      try {
+        await condition(() => session.resultFor(id) !== undefined);
+      } finally {
+        session.awaitedIds.delete(id);
+      }
+      const result = session.resultFor(id);
+      if (result === undefined)
+        throw ApplicationFailure.nonRetryable(`no result for ${id}`, "ResultMissing");
+      return result;
+    },
+    { validator: validateMessage },
+  );
+
+  const end = (reason: string | undefined): void => {
+    if (lifecycle.ending) return;
+    lifecycle.ending = true;
+    session.endReason = reason ?? "ended by request";
+  };
+  setHandler(endSessionSignal, (request) => {
+    // Signals are not validated by the server: a malformed one must not fail the workflow task.
+    const parsed = endSessionRequestSchema.optional().safeParse(request);
+    end(parsed.success ? parsed.data?.reason : undefined);
+  });
+  setHandler(
+    endSessionUpdate,
+    async (request) => {
+      end(request.reason);
+      await condition(() => session.status === "ended");
+      return session.view();
+    },
+    {
+      validator: (request) => {
+        const parsed = endSessionRequestSchema.safeParse(request ?? {});
+        if (!parsed.success)
+          throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
+      },
+    },
+  );
+
+  setHandler(stateQuery, () => session.view());
+  setHandler(historyQuery, () => session.messages);
+  setHandler(allowedToolsQuery, () => session.orchestrator.allowedTools(session.state));
+  setHandler(eventsQuery, ({ after }) => session.log.since(after));
+
+  const idleTimeoutMs = parseDuration(input.template.session.idleTimeout);
+  const eventThreshold =
+    input.settings?.continueAsNewAfterEvents ?? DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS;
+  const shouldContinueAsNew = (): boolean => {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength >= eventThreshold;
+  };
+
+  publish();
+  for (;;) {
+    const continuing = shouldContinueAsNew();
+    // Before continue-as-new, answer every message whose caller waits (updates); messages that
+    // came by signal ride along to the next run.
+    if (session.pending.length > 0 && (!continuing || session.hasAwaitedPending())) {
+      publish();
+      await session.runNextTurn();
+      publish();
+      continue;
+    }
+    if (continuing) {
+      if (allHandlersFinished()) {
+        session.emit({ type: "continued_as_new", run: session.run + 1 });
+        return await continueAsNew<typeof agentSession>({ ...input, carried: session.carry() });
+      }
+      await condition(() => allHandlersFinished() || session.hasAwaitedPending());
+      continue;
+    }
+    if (lifecycle.ending) break;
+    const woke = await condition(
+      () => session.pending.length > 0 || lifecycle.ending,
+      idleTimeoutMs,
+    );
+    if (!woke) end(`idle for ${input.template.session.idleTimeout}`);
+  }
+
+  session.status = "ended";
+  session.emit({ type: "session_ended", reason: session.endReason ?? "ended" });
+  publish();
+  await condition(allHandlersFinished);
+  return {
+    sessionId: input.sessionId,
+    reason: session.endReason ?? "ended",
+    turns: session.state.turn,
+    state: session.view(),
+  };
+}

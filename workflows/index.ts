@@ -1,0 +1,1 @@
+export { agentSession } from "./agent-session.ts";

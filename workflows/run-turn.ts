@@ -1,0 +1,88 @@
+import { generateText, isStepCount, type ModelMessage } from "ai";
+import { TemporalProvider } from "@temporalio/ai-sdk/workflow";
+import { ActivityFailure, ApplicationFailure, isCancellation } from "@temporalio/workflow";
+import type { Orchestrator } from "../src/orchestration/index.ts";
+import { MODEL_ACTIVITY_MAX_ATTEMPTS, MODEL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
+import { instructionsFor } from "./instructions.ts";
+import { buildToolSet } from "./session-tools.ts";
+import type { TurnContext } from "./turn-context.ts";
+
+export interface ModelLoopOutcome {
+  text: string;
+  responseMessages: ModelMessage[];
+  error?: string;
+}
+
+/** A model for one step: its activity carries a summary the Web UI shows ("model step 2 · EvaluationMode"). */
+function modelForStep(modelId: string, stepNumber: number, activeStep: string | undefined) {
+  return new TemporalProvider({
+    languageModel: {
+      startToCloseTimeout: MODEL_ACTIVITY_TIMEOUT,
+      retry: {
+        maximumAttempts: MODEL_ACTIVITY_MAX_ATTEMPTS,
+        initialInterval: "1 second",
+        backoffCoefficient: 2,
+      },
+      summary: `model step ${stepNumber + 1} · ${activeStep ?? "no step"}`,
+    },
+  }).languageModel(modelId);
+}
+
+/** The failure as the user should read it: the provider's or tool's own message. */
+export function describeFailure(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof ActivityFailure && current.cause !== undefined) current = current.cause;
+  if (current instanceof ApplicationFailure) return current.message;
+  return current instanceof Error ? `${current.name}: ${current.message}` : String(current);
+}
+
+/**
+ * One turn's model loop, inside the workflow: before EVERY model call the orchestrator decides
+ * which tools are offered (and whether one is required); tools re-evaluate it as they run.
+ * AI SDK and activity errors become the turn's error instead of failing the workflow task.
+ */
+export async function runModelLoop(
+  orchestrator: Orchestrator,
+  context: TurnContext,
+  messages: ModelMessage[],
+): Promise<ModelLoopOutcome> {
+  const { template } = orchestrator;
+  try {
+    const result = await generateText({
+      model: modelForStep(context.modelId, 0, context.state().activeStep),
+      messages,
+      tools: buildToolSet(orchestrator, context),
+      stopWhen: isStepCount(template.options.maxSteps),
+      maxRetries: 0,
+      ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),
+      ...(template.llm.maxTokens === undefined ? {} : { maxOutputTokens: template.llm.maxTokens }),
+      prepareStep: ({ stepNumber }) => {
+        const state = context.state();
+        const allowed = orchestrator.allowedTools(state);
+        context.emit({
+          type: "model_step",
+          step: stepNumber + 1,
+          activeStep: state.activeStep ?? null,
+          offeredTools: allowed,
+        });
+        const choice = orchestrator.toolChoice(state);
+        return {
+          model: modelForStep(context.modelId, stepNumber, state.activeStep),
+          activeTools: allowed,
+          instructions: instructionsFor(template, state, allowed),
+          toolChoice:
+            choice.type === "tool"
+              ? { type: "tool" as const, toolName: choice.toolName }
+              : choice.type,
+        };
+      },
+      onStepEnd: (step) => {
+        context.applyUsage(step.usage);
+      },
+    });
+    return { text: result.text, responseMessages: result.responseMessages };
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    return { text: "", responseMessages: [], error: describeFailure(error) };
+  }
+}

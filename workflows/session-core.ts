@@ -1,0 +1,212 @@
+import type { ModelMessage } from "ai";
+import {
+  createOrchestrator,
+  type OrchestrationState,
+  type Orchestrator,
+} from "../src/orchestration/index.ts";
+import { encodeModelId } from "../src/llm/model-id.ts";
+import { REMEMBERED_MESSAGE_IDS, REMEMBERED_RESULTS } from "../src/session/constants.ts";
+import type {
+  CarriedSession,
+  SessionEvent,
+  SessionInput,
+  SessionMessage,
+  SessionStatus,
+  SessionView,
+  ToolCallRecord,
+  TurnResult,
+  UserMessage,
+} from "../src/session/session-types.ts";
+import { toolCatalogueEntries } from "../src/tools/index.ts";
+import { EventLog } from "./event-log.ts";
+import { runModelLoop } from "./run-turn.ts";
+import type { TurnContext } from "./turn-context.ts";
+
+/**
+ * The session's state and its one operation, a turn. Pure bookkeeping plus the model loop:
+ * handlers and the main loop in agent-session.ts decide when turns run.
+ */
+export class SessionCore {
+  readonly orchestrator: Orchestrator;
+  readonly input: SessionInput;
+  readonly log: EventLog;
+  state: OrchestrationState;
+  messages: SessionMessage[];
+  pending: UserMessage[];
+  status: SessionStatus = "idle";
+  endReason: string | undefined;
+  readonly run: number;
+  private readonly processedIds: Set<string>;
+  /** Ids whose `sendMessage` caller is waiting: they must be answered before continue-as-new. */
+  readonly awaitedIds = new Set<string>();
+  private readonly results: Map<string, TurnResult>;
+
+  constructor(input: SessionInput) {
+    this.input = input;
+    this.orchestrator = createOrchestrator(input.template, toolCatalogueEntries);
+    const carried = input.carried;
+    this.state = carried?.state ?? this.orchestrator.initialState();
+    this.messages = carried?.messages ?? [];
+    this.pending = carried?.pending ?? [];
+    this.processedIds = new Set(carried?.processedIds ?? []);
+    this.results = new Map((carried?.results ?? []).map((result) => [result.messageId, result]));
+    this.log = new EventLog(carried?.events, carried?.nextEventOffset);
+    this.run = (carried?.run ?? 0) + 1;
+  }
+
+  /** Whether this id was accepted before (queued, running or answered). */
+  isKnown(messageId: string): boolean {
+    return (
+      this.processedIds.has(messageId) ||
+      this.pending.some((message) => message.messageId === messageId)
+    );
+  }
+
+  /** Answered in this or an earlier run (its result may no longer be kept). */
+  wasAnswered(messageId: string): boolean {
+    return this.processedIds.has(messageId);
+  }
+
+  hasAwaitedPending(): boolean {
+    return this.pending.some((message) => this.awaitedIds.has(message.messageId));
+  }
+
+  resultFor(messageId: string): TurnResult | undefined {
+    return this.results.get(messageId);
+  }
+
+  /** Accepts a message once; a repeated id is ignored (the first one's result answers it). */
+  enqueue(message: UserMessage): void {
+    if (this.isKnown(message.messageId)) return;
+    this.pending.push(message);
+  }
+
+  view(): SessionView {
+    const state = this.state;
+    const step = this.input.template.orchestration.steps.find(
+      (candidate) => candidate.name === state.activeStep,
+    );
+    return {
+      sessionId: this.input.sessionId,
+      agentId: this.input.template.id,
+      status: this.status,
+      activeStep: state.activeStep ?? null,
+      sequenceIndex: state.sequenceIndex,
+      sequenceLength: step?.sequence?.length ?? 0,
+      allowedTools: this.orchestrator.allowedTools(state),
+      recentlyUsedTools: state.recentlyUsedTools,
+      toolCount: state.toolCount,
+      turn: state.turn,
+      cumulativeTokenUsage: state.cumulativeTokenUsage,
+      pendingMessages: this.pending.length,
+      run: this.run,
+      ...(this.endReason === undefined ? {} : { endReason: this.endReason }),
+    };
+  }
+
+  emit(event: SessionEvent): void {
+    this.log.append(event);
+  }
+
+  /** Runs the next pending message as one turn. */
+  async runNextTurn(): Promise<TurnResult | undefined> {
+    const message = this.pending[0];
+    if (message === undefined) return undefined;
+    this.status = "running";
+    const decision = this.orchestrator.onUserMessage(this.state, message.text);
+    this.state = decision.state;
+    this.emit({
+      type: "turn_started",
+      messageId: message.messageId,
+      turn: this.state.turn,
+      text: message.text,
+    });
+    for (const event of decision.events) this.emit({ type: "orchestration", event });
+    this.messages.push({ role: "user", content: message.text });
+
+    const toolCalls: ToolCallRecord[] = [];
+    const outcome = await runModelLoop(
+      this.orchestrator,
+      this.turnContext(toolCalls),
+      this.messages as ModelMessage[],
+    );
+    this.messages.push(...(outcome.responseMessages as SessionMessage[]));
+
+    this.pending.shift();
+    this.remember(message.messageId);
+    this.status = "idle";
+    const result: TurnResult = {
+      messageId: message.messageId,
+      turn: this.state.turn,
+      text: outcome.text,
+      toolCalls,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      state: this.view(),
+    };
+    this.results.set(message.messageId, result);
+    if (this.results.size > REMEMBERED_RESULTS) {
+      const oldest = this.results.keys().next().value;
+      if (oldest !== undefined) this.results.delete(oldest);
+    }
+    this.emit({
+      type: "turn_finished",
+      messageId: message.messageId,
+      turn: result.turn,
+      text: result.text,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    });
+    return result;
+  }
+
+  private remember(messageId: string): void {
+    this.processedIds.add(messageId);
+    if (this.processedIds.size > REMEMBERED_MESSAGE_IDS) {
+      const oldest = this.processedIds.values().next().value;
+      if (oldest !== undefined) this.processedIds.delete(oldest);
+    }
+  }
+
+  private turnContext(toolCalls: ToolCallRecord[]): TurnContext {
+    return {
+      sessionId: this.input.sessionId,
+      modelId: encodeModelId(this.input.template.llm),
+      state: () => this.state,
+      applyToolUsed: (toolName) => {
+        const decision = this.orchestrator.onToolUsed(this.state, toolName);
+        this.state = decision.state;
+        for (const event of decision.events) this.emit({ type: "orchestration", event });
+      },
+      recordToolCall: (record) => toolCalls.push(record),
+      applyUsage: (usage) => {
+        this.state = this.orchestrator.onTokenUsage(this.state, usage);
+        this.emit({
+          type: "token_usage",
+          usage: {
+            inputTokens: usage.inputTokens ?? 0,
+            outputTokens: usage.outputTokens ?? 0,
+            totalTokens: usage.totalTokens ?? 0,
+          },
+          total: this.state.cumulativeTokenUsage,
+        });
+      },
+      emit: (event) => {
+        this.emit(event);
+      },
+    };
+  }
+
+  /** Everything the next run needs. */
+  carry(): CarriedSession {
+    const { events, nextEventOffset } = this.log.snapshot();
+    return {
+      state: this.state,
+      messages: this.messages,
+      pending: this.pending,
+      processedIds: [...this.processedIds],
+      results: [...this.results.values()],
+      events,
+      nextEventOffset,
+      run: this.run,
+    };
+  }
+}

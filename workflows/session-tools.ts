@@ -1,0 +1,91 @@
+import { tool, type ToolSet } from "ai";
+import { ActivityFailure, ApplicationFailure, proxyActivities } from "@temporalio/workflow";
+import type { Orchestrator } from "../src/orchestration/index.ts";
+import { TOOL_ACTIVITY_MAX_ATTEMPTS, TOOL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
+import { findTool } from "../src/tools/index.ts";
+import type { ToolActivities } from "../activities/tool-types.ts";
+import type { TurnContext } from "./turn-context.ts";
+
+function toolActivity(toolName: string): ToolActivities["runTool"] {
+  return proxyActivities<ToolActivities>({
+    startToCloseTimeout: TOOL_ACTIVITY_TIMEOUT,
+    // Tools heartbeat every 2 s while they work: a worker that dies is noticed within 10 s.
+    heartbeatTimeout: "10 seconds",
+    retry: { maximumAttempts: TOOL_ACTIVITY_MAX_ATTEMPTS, initialInterval: "1 second" },
+    summary: `tool ${toolName}`,
+  }).runTool;
+}
+
+/** The message a failed activity gives the model: the tool's own error, not Temporal's wrapping. */
+function failureMessage(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure) return cause.message;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
+ * Every agent tool as an AI SDK tool whose `execute` runs in the workflow: it asks the
+ * orchestrator first (a refused call never reaches an activity), runs the tool as an activity,
+ * then records it so the orchestrator re-evaluates before the next model call. Calls are
+ * serialised: a parallel batch is checked one call at a time against the state the previous
+ * call left, so a sequence cannot be skipped by calling two tools at once.
+ */
+export function buildToolSet(orchestrator: Orchestrator, context: TurnContext): ToolSet {
+  const tools: ToolSet = {};
+  let queue: Promise<unknown> = Promise.resolve();
+  for (const name of orchestrator.template.tools) {
+    const definition = findTool(name);
+    if (definition === undefined) continue;
+    tools[name] = tool({
+      description: definition.description,
+      inputSchema: definition.inputSchema,
+      execute: (input: unknown, { toolCallId }) => {
+        const run = queue.then(() =>
+          executeGuarded(orchestrator, context, name, input, toolCallId),
+        );
+        queue = run.catch(() => undefined);
+        return run;
+      },
+    });
+  }
+  return tools;
+}
+
+async function executeGuarded(
+  orchestrator: Orchestrator,
+  context: TurnContext,
+  name: string,
+  input: unknown,
+  toolCallId: string,
+): Promise<unknown> {
+  const check = orchestrator.checkToolCall(context.state(), name);
+  if (!check.ok) {
+    const detail = `refused: ${check.reason}. Call ${check.expected.join(" or ") || "no tool"} instead.`;
+    context.recordToolCall({ toolCallId, toolName: name, status: "refused", detail });
+    context.emit({
+      type: "orchestration",
+      event: { type: "tool_refused", tool: name, reason: check.reason, expected: check.expected },
+    });
+    throw new Error(detail);
+  }
+  context.emit({ type: "tool_started", toolCallId, toolName: name });
+  let output: unknown;
+  try {
+    output = await toolActivity(name)({
+      tool: name,
+      input,
+      modelId: context.modelId,
+      sessionId: context.sessionId,
+      toolCallId,
+    });
+  } catch (error) {
+    const detail = failureMessage(error);
+    context.recordToolCall({ toolCallId, toolName: name, status: "error", detail });
+    context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "error", detail });
+    throw new Error(`${name} failed: ${detail}`);
+  }
+  context.recordToolCall({ toolCallId, toolName: name, status: "ok" });
+  context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "ok" });
+  context.applyToolUsed(name);
+  return output;
+}

@@ -1,0 +1,15 @@
+import type { OrchestrationState, ReportedTokenUsage } from "../src/orchestration/index.ts";
+import type { SessionEvent, ToolCallRecord } from "../src/session/session-types.ts";
+
+/** What a turn's tools and model steps need from the session, without owning its state. */
+export interface TurnContext {
+  readonly sessionId: string;
+  readonly modelId: string;
+  state(): OrchestrationState;
+  /** Records a tool the orchestrator allowed and that completed, and re-evaluates the step. */
+  applyToolUsed(toolName: string): void;
+  recordToolCall(record: ToolCallRecord): void;
+  /** Adds one model call's reported usage to the session totals. */
+  applyUsage(usage: ReportedTokenUsage): void;
+  emit(event: SessionEvent): void;
+}
