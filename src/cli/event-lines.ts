@@ -1,0 +1,47 @@
+import type { SessionEvent } from "../session/index.ts";
+
+/** One line per session event worth showing a person live; undefined for the rest. */
+export function describeEvent(event: SessionEvent): string | undefined {
+  switch (event.type) {
+    case "orchestration": {
+      const inner = event.event;
+      switch (inner.type) {
+        case "step_entered": {
+          const why =
+            inner.reason === "conditions"
+              ? `because ${inner.conditions.join(" and ")}`
+              : inner.reason === "on_complete"
+                ? `after ${inner.from ?? "the previous step"} completed`
+                : inner.reason === "default"
+                  ? "(default step)"
+                  : "(initial step)";
+          return `  → step ${inner.step} ${why}`;
+        }
+        case "sequence_completed":
+          return `  ✓ sequence of ${inner.step} complete`;
+        case "sequence_reset":
+          return `  ↺ sequence of ${inner.step} reset (${inner.trigger})`;
+        case "sequence_restarted":
+          return `  ↺ sequence of ${inner.step} restarted`;
+        case "tool_refused":
+          return `  ✗ refused ${inner.tool}: ${inner.reason}`;
+        default:
+          return undefined;
+      }
+    }
+    case "tool_started":
+      return `  ⚙ tool ${event.toolName}…`;
+    case "tool_finished":
+      return event.status === "ok"
+        ? undefined
+        : `  ✗ tool ${event.toolName} ${event.status}: ${event.detail ?? ""}`;
+    case "message_rejected":
+      return `  ✗ message rejected: ${event.reason}`;
+    case "continued_as_new":
+      return `  ⤷ continued as new (run ${event.run})`;
+    case "session_ended":
+      return `  ■ session ended: ${event.reason}`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,171 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Client, Connection } from "@temporalio/client";
+import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
+import { z } from "zod";
+import { loadAgent } from "../agents/index.ts";
+import { SessionClient } from "../client/index.ts";
+import { startDevServer } from "../dev-server/dev-server.ts";
+import { ensureTemporalCli } from "../dev-server/find-temporal-cli.ts";
+import { createModelProvider } from "../llm/model-provider.ts";
+import { providerConfigFromEnv } from "../llm/provider-config.ts";
+import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
+import { DEFAULT_TASK_QUEUE, sessionSearchAttributes, workflowIdFor } from "../session/index.ts";
+import { toolCatalogueEntries } from "../tools/index.ts";
+import { createSessionWorker } from "../worker/session-worker.ts";
+import { runChat } from "./chat-repl.ts";
+
+export const startHelp = `Usage: npm start [-- options]
+
+Starts everything on this machine and opens a chat: a Temporal dev server (SQLite, Web UI),
+a worker, and an interactive terminal chat with a shipped agent. Step changes and tool calls
+print as they happen. Ctrl-C (or Ctrl-D, or /exit) stops it all; the session is kept in the
+database and resumes with --session.
+
+Options:
+  --agent ID       agent to chat with (default cognitive-reasoner; see agents/)
+  --session ID     resume this session (printed when a chat starts)
+  --db FILE        the dev server's SQLite file (default .temporal/dev.db)
+  --port N         Temporal gRPC port on 127.0.0.1 (default 7233; 0 = any free port)
+  --ui-port N      Web UI port (default 8233; 0 = any free port)
+  -h, --help       this help
+
+The model is the template's (scripted, offline, for the shipped agents). Provider keys and the
+search provider come from the environment: see npm run worker -- --help.
+
+Examples:
+  npm start
+  npm start -- --agent research-planner
+  npm start -- --session 3f2a9c1e
+  echo "Please evaluate remote work" | npm start -- --port 0 --ui-port 0
+`;
+
+const optionsSchema = z.object({
+  agent: z.string().min(1).default("cognitive-reasoner"),
+  session: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, "a session id uses letters, digits, '.', '_' and '-'")
+    .optional(),
+  db: z.string().min(1).default(".temporal/dev.db"),
+  port: z.coerce.number().int().min(0).max(65535).default(7233),
+  "ui-port": z.coerce.number().int().min(0).max(65535).default(8233),
+});
+
+export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      agent: { type: "string" },
+      session: { type: "string" },
+      db: { type: "string" },
+      port: { type: "string" },
+      "ui-port": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    console.log(startHelp);
+    return 0;
+  }
+  const parsed = optionsSchema.safeParse(values);
+  if (!parsed.success) {
+    console.error(
+      `start: ${parsed.error.issues.map((issue) => `--${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
+    return 2;
+  }
+  const options = parsed.data;
+  const { template } = loadAgent(options.agent, {
+    agentsDirs: [resolve("agents")],
+    tools: toolCatalogueEntries,
+  });
+  const providerConfig = providerConfigFromEnv(env);
+  const searchProvider = createSearchProvider(searchConfigFromEnv(env));
+
+  // The chat owns the terminal: only warnings from the SDK and the workflow bundler.
+  Runtime.install({ logger: new DefaultLogger("WARN") });
+  const cli = await ensureTemporalCli({ env, onProgress: (line) => console.error(line) });
+  const dbFile = resolve(options.db);
+  mkdirSync(dirname(dbFile), { recursive: true });
+  console.error(`starting the Temporal dev server (${dbFile})…`);
+  const server = await startDevServer({
+    cliPath: cli.path,
+    dbFile,
+    port: options.port,
+    uiPort: options["ui-port"],
+    searchAttributes: sessionSearchAttributes,
+    logFile: resolve(dirname(dbFile), "dev-server.log"),
+  });
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const connection = await Connection.connect({ address: server.address });
+  const taskQueue = DEFAULT_TASK_QUEUE;
+  console.error("starting a worker (bundling the workflow takes a few seconds)…");
+  const worker = await createSessionWorker({
+    connection: nativeConnection,
+    namespace: server.namespace,
+    taskQueue,
+    modelProvider: createModelProvider(providerConfig),
+    ...(searchProvider === undefined ? {} : { searchProvider }),
+  });
+  const workerRun = worker.run();
+  const sessions = new SessionClient(
+    new Client({ connection, namespace: server.namespace }),
+    taskQueue,
+  );
+
+  const sessionId = options.session ?? randomUUID().slice(0, 8);
+  const resumed = options.session !== undefined;
+  if (resumed && !(await sessions.isRunning(sessionId))) {
+    console.error(
+      `start: no running session "${sessionId}" in ${dbFile} (it may have ended or be in another database)`,
+    );
+    await shutdown();
+    return 1;
+  }
+
+  let interrupted = false;
+  const onSignal = (): void => {
+    interrupted = true;
+    process.stdin.destroy();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  const uiLink =
+    server.uiUrl === undefined
+      ? ""
+      : `${server.uiUrl}/namespaces/${server.namespace}/workflows/${workflowIdFor(sessionId)}`;
+  console.log(
+    `${resumed ? "Resuming" : "New"} session ${sessionId} with ${template.name} (${template.id}).`,
+  );
+  if (uiLink !== "") console.log(`Web UI: ${uiLink}`);
+  console.log("Type a message and press Enter; Ctrl-C or /exit to stop.\n");
+  try {
+    await runChat({
+      sessions,
+      template,
+      sessionId,
+      resumed,
+      input: process.stdin,
+      output: process.stdout,
+      interactive: process.stdin.isTTY,
+    });
+  } finally {
+    await shutdown();
+  }
+  const dbOption = options.db === ".temporal/dev.db" ? "" : ` --db ${options.db}`;
+  console.log(
+    `\n${interrupted ? "Interrupted. " : ""}Session ${sessionId} is kept. Resume it with: npm start -- --session ${sessionId}${dbOption}`,
+  );
+  return 0;
+
+  async function shutdown(): Promise<void> {
+    worker.shutdown();
+    await workerRun;
+    await nativeConnection.close();
+    await connection.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+
+/** Runs `npm start`'s command as a user would, with the chat's input piped in. */
+async function start(
+  args: string[],
+  input: string,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["src/cli.ts", "start", ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdin.end(input);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, output };
+}
+
+describe("npm start: embedded dev server, worker and a chat", () => {
+  const dir = mkdtempSync(join(tmpdir(), "agentdock-start-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const common = ["--db", join(dir, "dev.db"), "--port", "0", "--ui-port", "0"];
+
+  it("chats with the cognitive reasoner, showing the step change and tool calls as they happen, and the Web UI link", async () => {
+    const { code, output } = await start(common, "Please evaluate my plan to learn Rust\n");
+    assert.equal(code, 0, output);
+    assert.match(output, /New session (\S+) with Cognitive Reasoner/);
+    assert.match(
+      output,
+      /Web UI: http:\/\/127\.0\.0\.1:\d+\/namespaces\/default\/workflows\/session-\S+/,
+    );
+    const order = [
+      "→ step EvaluationMode",
+      "⚙ tool critique",
+      "⚙ tool debate",
+      "⚙ tool reflect",
+      "Cognitive Reasoner ›",
+      "[turn 1",
+    ];
+    const positions = order.map((marker) => output.indexOf(marker));
+    assert.ok(
+      positions.every((position) => position >= 0),
+      `missing a marker in:\n${output}`,
+    );
+    assert.deepEqual(
+      positions,
+      [...positions].sort((a, b) => a - b),
+      "printed in order",
+    );
+  });
+
+  it("keeps the session after the chat ends and resumes it with --session", async () => {
+    const first = await start(common, "hello\n");
+    const id = /New session (\S+) with/.exec(first.output)?.[1];
+    assert.ok(id !== undefined, first.output);
+    assert.match(first.output, new RegExp(`Resume it with: npm start -- --session ${id}`));
+    const resumed = await start([...common, "--session", id], "Please compare Rust versus Go\n");
+    assert.equal(resumed.code, 0, resumed.output);
+    assert.match(resumed.output, new RegExp(`Resuming session ${id}`));
+    assert.match(resumed.output, /→ step ComparisonMode/);
+    assert.match(resumed.output, /\[turn 2 /);
+  });
+
+  it("refuses to resume a session that does not exist, with a clear message", async () => {
+    const { code, output } = await start([...common, "--session", "no-such-session"], "");
+    assert.equal(code, 1);
+    assert.match(output, /no running session "no-such-session"/);
+  });
+
+  it("rejects a bad option value naming the option", async () => {
+    const { code, output } = await start(["--port", "70000"], "");
+    assert.equal(code, 2);
+    assert.match(output, /--port: /);
+  });
+});
