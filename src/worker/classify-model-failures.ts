@@ -1,6 +1,14 @@
 import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
 import { APICallError } from "@ai-sdk/provider";
 import { ApplicationFailure } from "@temporalio/common";
+import { isNonRetryableModelError } from "../llm/non-retryable.ts";
+
+/** The delay a provider asks for (`Retry-After` seconds), honoured instead of the backoff. */
+function retryAfterMs(error: APICallError): number | undefined {
+  const header = error.responseHeaders?.["retry-after"];
+  const seconds = header === undefined ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 300) * 1000 : undefined;
+}
 
 /**
  * Failures a retry cannot fix (a 4xx from the provider, a missing API key, an exhausted
@@ -18,15 +26,14 @@ export function classifyModelFailure(error: unknown): unknown {
         nonRetryable: true,
       });
     }
+    const delay = retryAfterMs(error);
     return ApplicationFailure.create({
       message: `model provider error${status}: ${error.message}`,
       type: "ModelUnavailable",
+      ...(delay === undefined ? {} : { nextRetryDelay: delay }),
     });
   }
-  if (
-    error instanceof Error &&
-    ["ProviderConfigError", "ScriptExhaustedError", "ScriptError"].includes(error.name)
-  ) {
+  if (error instanceof Error && isNonRetryableModelError(error)) {
     return ApplicationFailure.create({
       message: error.message,
       type: error.name,
