@@ -14,8 +14,12 @@ async function start(
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   child.stdin.end(input);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   return { code, output };
@@ -23,7 +27,7 @@ async function start(
 
 describe("npm start: embedded dev server, worker and a chat", () => {
   const dir = mkdtempSync(join(tmpdir(), "agentdock-start-"));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => { rmSync(dir, { recursive: true, force: true }); });
   const common = ["--db", join(dir, "dev.db"), "--port", "0", "--ui-port", "0"];
 
   it("chats with the cognitive reasoner, showing the step change and tool calls as they happen, and the Web UI link", async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { after, before } from "node:test";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, type Worker, type WorkflowBundle } from "@temporalio/worker";
 import { createModelProvider } from "../../src/llm/model-provider.ts";
@@ -90,6 +91,27 @@ export async function createTestEnv(
       for (const worker of workers) await worker.stop();
       for (const nativeConnection of nativeConnections) await nativeConnection.close();
       await connection.close();
+    },
+  };
+}
+
+/**
+ * For a test file's `describe`: a test env with one scripted-model worker, created before the
+ * tests and closed after them. Read `.env` inside tests.
+ */
+export function useSessionEnv(): { readonly env: TestEnv } {
+  let current: TestEnv | undefined;
+  before(async () => {
+    current = await createTestEnv();
+    await current.startWorker();
+  });
+  after(async () => {
+    await current?.close();
+  });
+  return {
+    get env(): TestEnv {
+      if (current === undefined) throw new Error("useSessionEnv: the env exists only inside tests");
+      return current;
     },
   };
 }

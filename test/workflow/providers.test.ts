@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { jsonSchema, streamText, tool } from "ai";
-import { loadAgent } from "../../src/agents/index.ts";
 import { createModelProvider } from "../../src/llm/model-provider.ts";
 import { workflowIdFor } from "../../src/session/index.ts";
-import { toolCatalogueEntries } from "../../src/tools/index.ts";
 import {
   offeredTools,
   startFakeOpenAIServer,
@@ -13,12 +11,10 @@ import {
 } from "../support/fake-openai-server.ts";
 import { activityAttempts, fetchHistory } from "../support/history.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
+import { shippedAgent } from "../support/shipped-agents.ts";
 
 const apiKey = "test-key";
-const reasoner = loadAgent("cognitive-reasoner", {
-  agentsDirs: ["agents"],
-  tools: toolCatalogueEntries,
-}).template;
+const reasoner = shippedAgent("cognitive-reasoner");
 
 /** The reasoner on the OpenAI-compatible provider; without `baseURL` the worker's setting is used. */
 function reasonerOn(baseURL?: string) {

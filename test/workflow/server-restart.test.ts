@@ -3,17 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { loadAgent } from "../../src/agents/index.ts";
 import { startDevServer, type DevServer } from "../../src/dev-server/dev-server.ts";
 import { freePort } from "../../src/dev-server/free-port.ts";
 import { sessionSearchAttributes } from "../../src/session/index.ts";
-import { toolCatalogueEntries } from "../../src/tools/index.ts";
 import { createTestEnv, testServer, uniqueId } from "../support/temporal-env.ts";
+import { shippedAgent } from "../support/shipped-agents.ts";
 
-const reasoner = loadAgent("cognitive-reasoner", {
-  agentsDirs: ["agents"],
-  tools: toolCatalogueEntries,
-}).template;
+const reasoner = shippedAgent("cognitive-reasoner");
 
 describe("a dev server restarted between two turns", () => {
   const dir = mkdtempSync(join(tmpdir(), "agentdock-restart-"));

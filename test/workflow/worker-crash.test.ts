@@ -3,17 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { loadAgent } from "../../src/agents/index.ts";
 import { workflowIdFor } from "../../src/session/index.ts";
-import { toolCatalogueEntries } from "../../src/tools/index.ts";
 import { activityAttempts, recordHistory } from "../support/history.ts";
 import { createTestEnv, testServer, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 import { spawnWorker, type WorkerProcess } from "../support/worker-process.ts";
+import { shippedAgent } from "../support/shipped-agents.ts";
 
-const planner = loadAgent("research-planner", {
-  agentsDirs: ["agents"],
-  tools: toolCatalogueEntries,
-}).template;
+const planner = shippedAgent("research-planner");
 
 /** A SearXNG-speaking search server whose first answer takes long enough to kill a worker mid-call. */
 async function slowSearchServer(

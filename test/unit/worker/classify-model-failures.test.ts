@@ -56,7 +56,9 @@ describe("model failures are classified for the activity's retry policy", () => 
       "scripted:script:/nonexistent/script.json",
     );
     await assert.rejects(
-      model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }),
+      Promise.resolve(
+        model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }),
+      ),
       (error: unknown) =>
         error instanceof ApplicationFailure &&
         error.nonRetryable &&
