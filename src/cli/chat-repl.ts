@@ -68,10 +68,15 @@ export async function runChat(options: ChatOptions): Promise<void> {
     }
     if (text === "/exit" || text === "/quit") break;
     const reply = send(text);
-    let done = false;
-    void reply.finally(() => (done = true)).catch(() => undefined);
+    // An object, not a `let`: the promise callback sets it and TypeScript cannot see that.
+    const turn = { done: false };
+    void reply
+      .finally(() => {
+        turn.done = true;
+      })
+      .catch(() => undefined);
     // Live view: poll the event log while the turn runs (queries are cheap and never block the turn).
-    while (!done) {
+    while (!turn.done) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       if (started) await flushEvents().catch(() => undefined);
     }

@@ -86,7 +86,12 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
 
   // The chat owns the terminal: only warnings from the SDK and the workflow bundler.
   Runtime.install({ logger: new DefaultLogger("WARN") });
-  const cli = await ensureTemporalCli({ env, onProgress: (line) => console.error(line) });
+  const cli = await ensureTemporalCli({
+    env,
+    onProgress: (line) => {
+      console.error(line);
+    },
+  });
   const dbFile = resolve(options.db);
   mkdirSync(dirname(dbFile), { recursive: true });
   console.error(`starting the Temporal dev server (${dbFile})…`);
@@ -125,9 +130,9 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     return 1;
   }
 
-  let interrupted = false;
+  const stop = { interrupted: false };
   const onSignal = (): void => {
-    interrupted = true;
+    stop.interrupted = true;
     process.stdin.destroy();
   };
   process.once("SIGINT", onSignal);
@@ -157,7 +162,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   }
   const dbOption = options.db === ".temporal/dev.db" ? "" : ` --db ${options.db}`;
   console.log(
-    `\n${interrupted ? "Interrupted. " : ""}Session ${sessionId} is kept. Resume it with: npm start -- --session ${sessionId}${dbOption}`,
+    `\n${stop.interrupted ? "Interrupted. " : ""}Session ${sessionId} is kept. Resume it with: npm start -- --session ${sessionId}${dbOption}`,
   );
   return 0;
 

@@ -5,6 +5,7 @@ import {
   bundleWorkflowCode,
   NativeConnection,
   Worker,
+  type Logger,
   type WorkflowBundle,
 } from "@temporalio/worker";
 import { createToolActivities } from "../../activities/tool-activities.ts";
@@ -30,7 +31,9 @@ function aiSdkPlugin(modelProvider: ProviderV4): AiSdkPlugin {
 }
 
 /** The workflow bundle, built with the AI SDK plugin's polyfills (needed for replay too). */
-export async function bundleSessionWorkflows(): Promise<WorkflowBundle> {
+export async function bundleSessionWorkflows(
+  options: { logger?: Logger } = {},
+): Promise<WorkflowBundle> {
   const placeholder: ProviderV4 = {
     specificationVersion: "v4",
     languageModel: () => {
@@ -43,7 +46,11 @@ export async function bundleSessionWorkflows(): Promise<WorkflowBundle> {
       throw new Error("bundling only");
     },
   };
-  return bundleWorkflowCode({ workflowsPath, plugins: [aiSdkPlugin(placeholder)] });
+  return bundleWorkflowCode({
+    workflowsPath,
+    plugins: [aiSdkPlugin(placeholder)],
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
 }
 
 /** A worker for agent sessions: the workflow, the model activities and the tool activities. */

@@ -27,7 +27,9 @@ async function start(
 
 describe("npm start: embedded dev server, worker and a chat", () => {
   const dir = mkdtempSync(join(tmpdir(), "agentdock-start-"));
-  after(() => { rmSync(dir, { recursive: true, force: true }); });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
   const common = ["--db", join(dir, "dev.db"), "--port", "0", "--ui-port", "0"];
 
   it("chats with the cognitive reasoner, showing the step change and tool calls as they happen, and the Web UI link", async () => {

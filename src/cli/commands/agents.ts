@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { listAgents } from "../../agents/index.ts";
+import { toolCatalogueEntries } from "../../tools/index.ts";
+import { dirsSchema } from "../arg-schemas.ts";
+import { agentsDirs, shownPath, templateFileFor } from "../agent-dirs.ts";
+import type { Command } from "../cli-context.ts";
+import { parseCommandArgs } from "../command-args.ts";
+import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
+import { formatTable, writeJson, writeLine } from "../output.ts";
+
+const help = `Usage: agentdock-temporal agents [--dir DIR…] [--json]
+
+Lists the agent templates and validates each: the shipped ones (agents/), then every --dir and
+the folders in AGENTDOCK_AGENTS_DIR (separated like PATH). Each folder holds <id>/template.json;
+when two folders have the same id the first wins. An invalid template is listed as INVALID and
+its error printed exactly as loading it reports it (file, path of each problem, how to fix it);
+the command then exits 1. Warnings (e.g. unreachable steps) are printed too.
+
+Options:
+  --dir DIR    another folder of templates (repeatable)
+  --json       an array of {id, valid, name, description, file, steps, tools, warnings, error}
+  -h, --help   this help
+
+${exitCodesHelp}`;
+
+const schema = z.object({ dir: dirsSchema, json: z.boolean().default(false) });
+
+export const agentsCommand: Command = {
+  name: "agents",
+  summary: "list shipped and local agent templates and validate them",
+  help,
+  run(argv, context) {
+    const args = parseCommandArgs(
+      agentsCommand,
+      argv,
+      { options: { dir: { type: "string", multiple: true }, json: { type: "boolean" } }, schema },
+      context,
+    );
+    if (args === undefined) return ExitCode.ok;
+    const dirs = agentsDirs(context, args.dir);
+    const listings = listAgents({ agentsDirs: dirs, tools: toolCatalogueEntries });
+    const invalid = listings.filter((listing) => !listing.ok);
+    if (args.json) {
+      writeJson(
+        context.stdout,
+        listings.map((listing) => {
+          const file = templateFileFor(listing.id, dirs);
+          return listing.ok
+            ? {
+                id: listing.id,
+                valid: true,
+                name: listing.agent.template.name,
+                description: listing.agent.template.description,
+                file: shownPath(listing.agent.file),
+                steps: listing.agent.template.orchestration.steps.map((step) => step.name),
+                tools: listing.agent.template.tools,
+                warnings: listing.agent.warnings,
+              }
+            : {
+                id: listing.id,
+                valid: false,
+                file: file === undefined ? null : shownPath(file),
+                error: listing.error.message,
+              };
+        }),
+      );
+      return invalid.length > 0 ? ExitCode.failed : ExitCode.ok;
+    }
+    const rows = listings.map((listing) => {
+      const file = templateFileFor(listing.id, dirs);
+      if (!listing.ok)
+        return [listing.id, "INVALID", "-", "-", file === undefined ? "" : shownPath(file)];
+      const { template } = listing.agent;
+      return [
+        listing.id,
+        template.name,
+        String(template.orchestration.steps.length),
+        String(template.tools.length),
+        shownPath(listing.agent.file),
+      ];
+    });
+    writeLine(
+      context.stdout,
+      listings.length === 0
+        ? `No agent templates in ${dirs.map(shownPath).join(", ")}.`
+        : formatTable([["AGENT", "NAME", "STEPS", "TOOLS", "FILE"], ...rows]),
+    );
+    for (const listing of listings) {
+      if (!listing.ok) continue;
+      for (const warning of listing.agent.warnings) {
+        writeLine(context.stderr, `warning: ${listing.id}: ${warning.path}: ${warning.message}`);
+      }
+    }
+    for (const listing of invalid) {
+      writeLine(context.stderr, `\n${listing.error.message}`);
+    }
+    if (invalid.length > 0) {
+      writeLine(
+        context.stderr,
+        `\n${invalid.length} of ${listings.length} templates are invalid: ${invalid.map((listing) => listing.id).join(", ")}`,
+      );
+      return ExitCode.failed;
+    }
+    return ExitCode.ok;
+  },
+};

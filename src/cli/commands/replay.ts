@@ -1,0 +1,146 @@
+import type { History } from "@temporalio/common/lib/proto-utils.js";
+import { DefaultLogger, Runtime, Worker } from "@temporalio/worker";
+import { DeterminismViolationError } from "@temporalio/workflow";
+import { z } from "zod";
+import { workflowIdFor } from "../../session/index.ts";
+import { bundleSessionWorkflows } from "../../worker/session-worker.ts";
+import { sessionIdSchema } from "../arg-schemas.ts";
+import type { CliContext, Command } from "../cli-context.ts";
+import { usageError } from "../cli-error.ts";
+import { parseCommandArgs } from "../command-args.ts";
+import { withSessions } from "../connect.ts";
+import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
+import { isFile, readHistoryFile, type HistoryFile } from "../history-file.ts";
+import { writeJson, writeLine } from "../output.ts";
+import {
+  divergingEvent,
+  formatDivergingEvent,
+  nondeterminismDetail,
+} from "../replay-divergence.ts";
+import { onSession } from "../session-errors.ts";
+
+const help = `Usage: agentdock-temporal replay <session> | <history.json> [--workflow-id ID] [--json]
+
+Replays a session's history against the workflow code as it is now (bundled with the AI SDK
+plugin, exactly as the worker runs it) and reports whether the code is still deterministic for
+it: the check to run before deploying a workflow change. Given a session id the history is
+fetched from Temporal (its current run); given a file it is read from it: {workflowId, history}
+as in test/replay/histories/, or a bare history from \`temporal workflow show --output json\`.
+On nondeterminism it prints the core's error, which names the diverging event, and exits 1.
+
+Options:
+  --workflow-id ID  the workflow id to replay a bare history file as (default: the file's name)
+  --json            {workflowId, events, deterministic, error?, divergingEvent?}
+  -h, --help        this help
+
+${exitCodesHelp}`;
+
+const schema = z.object({
+  target: z.string().min(1),
+  "workflow-id": z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
+
+async function loadHistory(
+  target: string,
+  workflowId: string | undefined,
+  context: CliContext,
+): Promise<HistoryFile> {
+  if (isFile(target)) return readHistoryFile(target, workflowId);
+  if (target.endsWith(".json")) throw usageError(`no such file ${target}`);
+  const session = sessionIdSchema.safeParse(target);
+  if (!session.success) {
+    throw usageError(`"${target}" is neither a history file nor a session id`);
+  }
+  const history = await withSessions(context, (connected) =>
+    onSession(target, connected, () => connected.sessions.handle(target).fetchHistory()),
+  );
+  return { workflowId: workflowIdFor(target), history };
+}
+
+type Outcome =
+  { deterministic: true } | { deterministic: false; error: string; nondeterminism: boolean };
+
+async function replay(file: HistoryFile): Promise<Outcome> {
+  try {
+    await Worker.runReplayHistory(
+      { workflowBundle: await bundleSessionWorkflows({ logger: new DefaultLogger("WARN") }) },
+      file.history,
+      file.workflowId,
+    );
+    return { deterministic: true };
+  } catch (error) {
+    if (error instanceof DeterminismViolationError) {
+      return {
+        deterministic: false,
+        error: nondeterminismDetail(error.message),
+        nondeterminism: true,
+      };
+    }
+    // Not a divergence: the code failed the workflow task (a thrown error, a missing export…).
+    return {
+      deterministic: false,
+      error: error instanceof Error ? error.message : String(error),
+      nondeterminism: false,
+    };
+  }
+}
+
+function eventCount(history: History): number {
+  return history.events?.length ?? 0;
+}
+
+export const replayCommand: Command = {
+  name: "replay",
+  summary: "replay a session or a history file against the current code (nondeterminism check)",
+  help,
+  async run(argv, context) {
+    const args = parseCommandArgs(
+      replayCommand,
+      argv,
+      {
+        options: { "workflow-id": { type: "string" }, json: { type: "boolean" } },
+        positionals: [{ name: "target" }],
+        schema,
+      },
+      context,
+    );
+    if (args === undefined) return ExitCode.ok;
+    const file = await loadHistory(args.target, args["workflow-id"], context);
+    // The core's "Failing workflow task" warning would repeat the error this command reports.
+    Runtime.install({
+      logger: new DefaultLogger("ERROR"),
+      telemetryOptions: { logging: { filter: { core: "ERROR", other: "ERROR" } } },
+    });
+    if (!args.json) {
+      writeLine(
+        context.stderr,
+        `replaying ${file.workflowId} (${eventCount(file.history)} events) against the current workflow code…`,
+      );
+    }
+    const outcome = await replay(file);
+    const diverged =
+      outcome.deterministic || !outcome.nondeterminism
+        ? undefined
+        : divergingEvent(outcome.error, file.history);
+    if (args.json) {
+      writeJson(context.stdout, {
+        workflowId: file.workflowId,
+        events: eventCount(file.history),
+        ...outcome,
+        ...(diverged === undefined ? {} : { divergingEvent: diverged }),
+      });
+    } else if (outcome.deterministic) {
+      writeLine(context.stdout, `✓ ${file.workflowId} replays without nondeterminism.`);
+    } else {
+      writeLine(
+        context.stdout,
+        `✗ ${file.workflowId}: ${outcome.nondeterminism ? "nondeterminism" : "replay failed"}: ${outcome.error}`,
+      );
+      if (diverged !== undefined) {
+        writeLine(context.stdout, `  first diverging event: ${formatDivergingEvent(diverged)}`);
+      }
+    }
+    return outcome.deterministic ? ExitCode.ok : ExitCode.failed;
+  },
+};

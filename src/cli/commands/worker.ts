@@ -1,0 +1,73 @@
+import { NativeConnection } from "@temporalio/worker";
+import { z } from "zod";
+import type { Command } from "../cli-context.ts";
+import { cliSettings } from "../cli-env.ts";
+import { parseCommandArgs } from "../command-args.ts";
+import { connectSettings, unreachable } from "../connect.ts";
+import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
+import { writeLine } from "../output.ts";
+import { createConfiguredWorker, runUntilInterrupted } from "../session-worker-run.ts";
+import { probeTcp } from "../tcp-probe.ts";
+
+const help = `Usage: agentdock-temporal worker
+
+Runs a worker: the agentSession workflow, the model activities and the tool activities, on one
+task queue of the Temporal the environment points at, until Ctrl-C (graceful: running activities
+get 10 s to finish). Run as many as you like; sessions survive any of them stopping.
+
+Environment:
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
+                          Temporal's environment configuration (default 127.0.0.1:7233, "default")
+  AGENTDOCK_TASK_QUEUE    task queue (default "agentdock")
+  OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
+  OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY
+                          model providers (the scripted model needs none)
+  SEARCH_PROVIDER=searxng, SEARXNG_URL
+                          the search tool's provider (without one, search fails with a clear error)
+
+${exitCodesHelp}`;
+
+export const workerCommand: Command = {
+  name: "worker",
+  summary: "run a worker on the configured Temporal until Ctrl-C",
+  help,
+  async run(argv, context) {
+    const args = parseCommandArgs(
+      workerCommand,
+      argv,
+      { options: {}, schema: z.object({}) },
+      context,
+    );
+    if (args === undefined) return ExitCode.ok;
+    const { taskQueue } = cliSettings(context);
+    const settings = connectSettings(context);
+    const probe = await probeTcp(settings.address);
+    if (probe?.reachable === false) throw unreachable(settings.address, probe.reason);
+    let connection: NativeConnection;
+    try {
+      connection = await NativeConnection.connect(settings.connectionOptions);
+    } catch (error) {
+      throw unreachable(
+        settings.address,
+        error instanceof Error ? error.message : String(error),
+        error,
+      );
+    }
+    try {
+      const worker = await createConfiguredWorker(context, {
+        connection,
+        namespace: settings.namespace,
+        taskQueue,
+      });
+      writeLine(
+        context.stderr,
+        `worker: polling task queue "${taskQueue}" on ${settings.address} (namespace ${settings.namespace})`,
+      );
+      await runUntilInterrupted(worker, context, "worker");
+    } finally {
+      await connection.close();
+    }
+    writeLine(context.stderr, "worker: stopped");
+    return ExitCode.ok;
+  },
+};

@@ -1,0 +1,44 @@
+import type { NativeConnection, Worker } from "@temporalio/worker";
+import { createModelProvider } from "../llm/model-provider.ts";
+import { providerConfigFromEnv } from "../llm/provider-config.ts";
+import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
+import { createSessionWorker } from "../worker/session-worker.ts";
+import type { CliContext } from "./cli-context.ts";
+import { writeLine } from "./output.ts";
+
+/** A session worker with the model providers and search provider the environment configures. */
+export async function createConfiguredWorker(
+  context: CliContext,
+  options: { connection: NativeConnection; namespace: string; taskQueue: string },
+): Promise<Worker> {
+  const searchProvider = createSearchProvider(searchConfigFromEnv(context.env));
+  return createSessionWorker({
+    ...options,
+    modelProvider: createModelProvider(providerConfigFromEnv(context.env)),
+    ...(searchProvider === undefined ? {} : { searchProvider }),
+  });
+}
+
+/**
+ * Runs the worker until Ctrl-C or SIGTERM, then shuts it down gracefully (running activities get
+ * their grace time). Resolves when it has stopped; rejects if the worker fails.
+ */
+export async function runUntilInterrupted(
+  worker: Worker,
+  context: CliContext,
+  label: string,
+): Promise<void> {
+  const stop = (): void => {
+    if (worker.getState() !== "RUNNING") return;
+    writeLine(context.stderr, `${label}: shutting down (running activities get 10 s to finish)…`);
+    worker.shutdown();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  try {
+    await worker.run();
+  } finally {
+    process.removeListener("SIGINT", stop);
+    process.removeListener("SIGTERM", stop);
+  }
+}
