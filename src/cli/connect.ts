@@ -40,6 +40,20 @@ export function connectSettings(context: CliContext): TemporalConnectSettings {
 }
 
 /**
+ * Opens a connection (client or worker kind), first probing the address so a refused port fails
+ * fast; any failure becomes a CliError with exit code 3 naming the address.
+ */
+export async function connectOrExplain<C>(address: string, connect: () => Promise<C>): Promise<C> {
+  const probe = await probeTcp(address);
+  if (probe?.reachable === false) throw unreachable(address, probe.reason);
+  try {
+    return await connect();
+  } catch (error) {
+    throw unreachable(address, error instanceof Error ? error.message : String(error), error);
+  }
+}
+
+/**
  * Connects a client with Temporal's environment configuration and runs `use`; the connection is
  * closed afterwards. An unreachable server is a CliError with exit code 3 naming the address.
  */
@@ -49,18 +63,9 @@ export async function withSessions<T>(
 ): Promise<T> {
   const { taskQueue } = cliSettings(context);
   const settings = connectSettings(context);
-  const probe = await probeTcp(settings.address);
-  if (probe?.reachable === false) throw unreachable(settings.address, probe.reason);
-  let connection: Connection;
-  try {
-    connection = await Connection.connect(settings.connectionOptions);
-  } catch (error) {
-    throw unreachable(
-      settings.address,
-      error instanceof Error ? error.message : String(error),
-      error,
-    );
-  }
+  const connection = await connectOrExplain(settings.address, () =>
+    Connection.connect(settings.connectionOptions),
+  );
   try {
     const client = new Client({ connection, namespace: settings.namespace });
     return await use({

@@ -3,11 +3,10 @@ import { z } from "zod";
 import type { Command } from "../cli-context.ts";
 import { cliSettings } from "../cli-env.ts";
 import { parseCommandArgs } from "../command-args.ts";
-import { connectSettings, unreachable } from "../connect.ts";
+import { connectOrExplain, connectSettings } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
 import { createConfiguredWorker, runUntilInterrupted } from "../session-worker-run.ts";
-import { probeTcp } from "../tcp-probe.ts";
 
 const help = `Usage: agentdock-temporal worker
 
@@ -41,18 +40,9 @@ export const workerCommand: Command = {
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
     const settings = connectSettings(context);
-    const probe = await probeTcp(settings.address);
-    if (probe?.reachable === false) throw unreachable(settings.address, probe.reason);
-    let connection: NativeConnection;
-    try {
-      connection = await NativeConnection.connect(settings.connectionOptions);
-    } catch (error) {
-      throw unreachable(
-        settings.address,
-        error instanceof Error ? error.message : String(error),
-        error,
-      );
-    }
+    const connection = await connectOrExplain(settings.address, () =>
+      NativeConnection.connect(settings.connectionOptions),
+    );
     try {
       const worker = await createConfiguredWorker(context, {
         connection,
