@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { startDevServer } from "../src/dev-server/dev-server.ts";
 import { ensureTemporalCli } from "../src/dev-server/find-temporal-cli.ts";
-import { sessionSearchAttributes } from "../src/dev-server/search-attributes.ts";
+import { sessionSearchAttributes } from "../src/session/search-attributes.ts";
 
 const help = `Usage: npm exec -- node scripts/temporal.ts <command> [options]
 

@@ -1,4 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from "@temporalio/common";
+import type { SearchAttributeType as DevServerAttributeType } from "../dev-server/search-attributes.ts";
 
 /** Custom search attributes a session keeps current, so the Web UI can list and filter sessions. */
 export const agentIdKey = defineSearchAttributeKey("AgentId", SearchAttributeType.KEYWORD);
@@ -15,4 +16,4 @@ export const sessionSearchAttributes = {
   ActiveStep: "Keyword",
   SessionStatus: "Keyword",
   TurnCount: "Int",
-} as const;
+} as const satisfies Record<string, DevServerAttributeType>;

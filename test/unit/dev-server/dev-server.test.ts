@@ -8,7 +8,7 @@ import { Client, Connection } from "@temporalio/client";
 import { startDevServer } from "../../../src/dev-server/dev-server.ts";
 import type { DevServer } from "../../../src/dev-server/dev-server.ts";
 import { temporalCliCacheDir } from "../../../src/dev-server/find-temporal-cli.ts";
-import { sessionSearchAttributes } from "../../../src/dev-server/search-attributes.ts";
+import { sessionSearchAttributes } from "../../../src/session/search-attributes.ts";
 
 // This test never builds the CLI: it uses TEMPORAL_CLI or the cached build that
 // `node scripts/temporal.ts ensure` leaves behind.
