@@ -1,6 +1,7 @@
 import type { AgentTemplateInput } from "../../src/orchestration/index.ts";
+import { cognitiveToolNames } from "../../src/tools/index.ts";
 
-const cognitive = ["think", "reflect", "critique", "debate", "brainstorm", "compare"];
+const cognitive: readonly string[] = cognitiveToolNames;
 
 /**
  * A 20-step template exercising every rule on the hot path: message and tool conditions,

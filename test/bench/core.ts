@@ -4,19 +4,10 @@ import {
   parseAgentTemplate,
   type AgentTemplateInput,
 } from "../../src/orchestration/index.ts";
-import { toolCatalogueEntries } from "../../src/tools/index.ts";
+import { toolCatalogue, toolCatalogueEntries } from "../../src/tools/index.ts";
 import { noOrchestrationTemplate, twentyStepTemplate } from "./core-template.ts";
 
-const toolStream = [
-  "think",
-  "reflect",
-  "critique",
-  "debate",
-  "brainstorm",
-  "compare",
-  "search",
-  "summarize",
-];
+const toolStream = toolCatalogue.map((tool) => tool.name);
 
 /** Decisions per second: one decision is `onToolUsed` followed by `allowedTools`. */
 function decisionsPerSecond(
