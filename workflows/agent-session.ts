@@ -156,6 +156,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       continue;
     }
     if (continuing) {
+      // Waiting stream polls would hold the run open: release them (subscribers follow the chain).
+      session.stream.detachPollers();
       if (allHandlersFinished()) {
         session.emit({ type: "continued_as_new", run: session.run + 1 });
         return await continueAsNew<typeof agentSession>({ ...input, carried: session.carry() });
@@ -174,6 +176,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   session.status = "ended";
   session.emit({ type: "session_ended", reason: session.endReason ?? "ended" });
   publish();
+  session.stream.detachPollers();
   await condition(allHandlersFinished);
   return {
     sessionId: input.sessionId,

@@ -1,10 +1,22 @@
 import { generateText, isStepCount, type ModelMessage } from "ai";
 import { TemporalProvider } from "@temporalio/ai-sdk/workflow";
-import { ActivityFailure, ApplicationFailure, isCancellation } from "@temporalio/workflow";
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  patched,
+  type ActivityOptions,
+} from "@temporalio/workflow";
 import type { Orchestrator } from "../src/orchestration/index.ts";
-import { MODEL_ACTIVITY_MAX_ATTEMPTS, MODEL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
+import {
+  MODEL_ACTIVITY_HEARTBEAT_TIMEOUT,
+  MODEL_ACTIVITY_MAX_ATTEMPTS,
+  MODEL_ACTIVITY_TIMEOUT,
+} from "../src/session/constants.ts";
+import { MODEL_PARTS_TOPIC } from "../src/session/stream-topics.ts";
 import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
+import { StreamingActivityModel } from "./streaming-model.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 export interface ModelLoopOutcome {
@@ -13,19 +25,32 @@ export interface ModelLoopOutcome {
   error?: string;
 }
 
-/** A model for one step: its activity carries a summary the Web UI shows ("model step 2 · EvaluationMode"). */
+/** Sessions started before model calls streamed replay with the generate-only activity. */
+const STREAMING_PATCH = "stream-model-calls";
+
+/**
+ * A model for one step: its activity streams parts to live subscribers and carries a summary
+ * the Web UI shows ("model step 2 · EvaluationMode").
+ */
 function modelForStep(modelId: string, stepNumber: number, activeStep: string | undefined) {
-  return new TemporalProvider({
-    languageModel: {
-      startToCloseTimeout: MODEL_ACTIVITY_TIMEOUT,
-      retry: {
-        maximumAttempts: MODEL_ACTIVITY_MAX_ATTEMPTS,
-        initialInterval: "1 second",
-        backoffCoefficient: 2,
-      },
-      summary: `model step ${stepNumber + 1} · ${activeStep ?? "no step"}`,
+  const options: ActivityOptions = {
+    startToCloseTimeout: MODEL_ACTIVITY_TIMEOUT,
+    retry: {
+      maximumAttempts: MODEL_ACTIVITY_MAX_ATTEMPTS,
+      initialInterval: "1 second",
+      backoffCoefficient: 2,
     },
-  }).languageModel(modelId);
+    summary: `model step ${stepNumber + 1} · ${activeStep ?? "no step"}`,
+  };
+  if (!patched(STREAMING_PATCH)) {
+    return new TemporalProvider({ languageModel: options }).languageModel(modelId);
+  }
+  return new StreamingActivityModel(modelId, MODEL_PARTS_TOPIC, {
+    ...options,
+    // The worker heartbeats running model activities (liveness): a dead worker is noticed
+    // quickly even while a slow model has not produced its first token.
+    heartbeatTimeout: MODEL_ACTIVITY_HEARTBEAT_TIMEOUT,
+  });
 }
 
 /** The failure as the user should read it: the provider's or tool's own message. */

@@ -19,6 +19,7 @@ import type {
 } from "../src/session/session-types.ts";
 import { toolCatalogueEntries } from "../src/tools/index.ts";
 import { EventLog } from "./event-log.ts";
+import { SessionStream } from "./session-stream.ts";
 import { runModelLoop } from "./run-turn.ts";
 import type { TurnContext } from "./turn-context.ts";
 
@@ -30,6 +31,9 @@ export class SessionCore {
   readonly orchestrator: Orchestrator;
   readonly input: SessionInput;
   readonly log: EventLog;
+  /** The live stream; it keeps the items of the last two turns for subscribers that resume. */
+  readonly stream: SessionStream;
+  private lastTurnStart: number;
   state: OrchestrationState;
   messages: SessionMessage[];
   pending: UserMessage[];
@@ -51,6 +55,10 @@ export class SessionCore {
     this.processedIds = new Set(carried?.processedIds ?? []);
     this.results = new Map((carried?.results ?? []).map((result) => [result.messageId, result]));
     this.log = new EventLog(carried?.events, carried?.nextEventOffset);
+    this.stream = new SessionStream(carried?.stream, (reason) => {
+      this.emit({ type: "message_rejected", reason });
+    });
+    this.lastTurnStart = this.stream.firstOffset;
     this.run = (carried?.run ?? 0) + 1;
   }
 
@@ -106,6 +114,7 @@ export class SessionCore {
 
   emit(event: SessionEvent): void {
     this.log.append(event);
+    this.stream.publishEvent(event);
   }
 
   /** Runs the next pending message as one turn. */
@@ -113,6 +122,8 @@ export class SessionCore {
     const message = this.pending[0];
     if (message === undefined) return undefined;
     this.status = "running";
+    this.stream.dropBefore(this.lastTurnStart);
+    this.lastTurnStart = this.stream.offset;
     const decision = this.orchestrator.onUserMessage(this.state, message.text);
     this.state = decision.state;
     this.emit({
@@ -192,12 +203,16 @@ export class SessionCore {
       emit: (event) => {
         this.emit(event);
       },
+      publish: (event) => {
+        this.stream.publishEvent(event);
+      },
     };
   }
 
   /** Everything the next run needs. */
   carry(): CarriedSession {
     const { events, nextEventOffset } = this.log.snapshot();
+    this.stream.dropBefore(this.lastTurnStart);
     return {
       state: this.state,
       messages: this.messages,
@@ -207,6 +222,7 @@ export class SessionCore {
       events,
       nextEventOffset,
       run: this.run,
+      stream: this.stream.getState(),
     };
   }
 }

@@ -66,6 +66,7 @@ async function executeGuarded(
       type: "orchestration",
       event: { type: "tool_refused", tool: name, reason: check.reason, expected: check.expected },
     });
+    context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "refused", detail });
     throw new Error(detail);
   }
   context.emit({ type: "tool_started", toolCallId, toolName: name });
@@ -86,6 +87,7 @@ async function executeGuarded(
   }
   context.recordToolCall({ toolCallId, toolName: name, status: "ok" });
   context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "ok" });
+  context.publish({ type: "tool_output", toolCallId, toolName: name, output });
   context.applyToolUsed(name);
   return output;
 }

@@ -1,5 +1,5 @@
 import type { OrchestrationState, ReportedTokenUsage } from "../src/orchestration/index.ts";
-import type { SessionEvent, ToolCallRecord } from "../src/session/session-types.ts";
+import type { SessionEvent, StreamEvent, ToolCallRecord } from "../src/session/session-types.ts";
 
 /** What a turn's tools and model steps need from the session, without owning its state. */
 export interface TurnContext {
@@ -12,4 +12,6 @@ export interface TurnContext {
   /** Adds one model call's reported usage to the session totals. */
   applyUsage(usage: ReportedTokenUsage): void;
   emit(event: SessionEvent): void;
+  /** Publishes to live subscribers only (not the event log continue-as-new carries). */
+  publish(event: StreamEvent): void;
 }

@@ -6,6 +6,7 @@ import { endCommand } from "./commands/end.ts";
 import { historyCommand } from "./commands/history.ts";
 import { replayCommand } from "./commands/replay.ts";
 import { sendCommand } from "./commands/send.ts";
+import { serveCommand } from "./commands/serve.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { startCommand } from "./commands/start.ts";
 import { stateCommand } from "./commands/state.ts";
@@ -17,6 +18,7 @@ export const commands: readonly Command[] = [
   startCommand,
   devCommand,
   workerCommand,
+  serveCommand,
   chatCommand,
   sendCommand,
   sessionsCommand,

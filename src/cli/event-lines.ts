@@ -32,7 +32,8 @@ export function describeEvent(event: SessionEvent): string | undefined {
     case "tool_started":
       return `  ⚙ tool ${event.toolName}…`;
     case "tool_finished":
-      return event.status === "ok"
+      // A refusal is shown by its orchestration event, which says why.
+      return event.status === "ok" || event.status === "refused"
         ? undefined
         : `  ✗ tool ${event.toolName} ${event.status}: ${event.detail ?? ""}`;
     case "message_rejected":

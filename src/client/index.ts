@@ -1,1 +1,11 @@
 export { SessionClient, SessionRequestError, type StartSessionOptions } from "./session-client.ts";
+export { LiveTranslator, type LiveEvent, type LiveItem } from "./live-events.ts";
+export { StreamHub, type StreamHubOptions } from "./stream-hub.ts";
+export {
+  executionStatuses,
+  listQuery,
+  listSessions,
+  type ExecutionStatusOption,
+  type ListFilter,
+  type SessionListing,
+} from "./session-listing.ts";

@@ -1,5 +1,6 @@
 import {
   WithStartWorkflowOperation,
+  WorkflowUpdateStage,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
@@ -107,6 +108,29 @@ export class SessionClient {
         startWorkflowOperation,
       }),
     );
+  }
+
+  /**
+   * Sends a message with update-with-start and returns once the session accepted it (its
+   * validator ran, so a refusal throws here); the turn's result comes from `result()`.
+   */
+  async submit(
+    options: StartSessionOptions,
+    text: string,
+    messageId: string,
+  ): Promise<{ result(): Promise<TurnResult> }> {
+    const startWorkflowOperation = new WithStartWorkflowOperation(SESSION_WORKFLOW_TYPE, {
+      ...this.startOptions(options),
+      workflowIdConflictPolicy: "USE_EXISTING",
+    });
+    const handle = await unwrapped(
+      this.client.workflow.startUpdateWithStart(sendMessageUpdate, {
+        args: [{ messageId, text }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+        startWorkflowOperation,
+      }),
+    );
+    return { result: () => unwrapped(handle.result()) };
   }
 
   /** Sends a message to a running session and waits for the turn's result. */

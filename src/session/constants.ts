@@ -15,6 +15,9 @@ export const DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS = 8_000;
 
 export const MODEL_ACTIVITY_TIMEOUT = "5 minutes";
 export const MODEL_ACTIVITY_MAX_ATTEMPTS = 5;
+/** Workers heartbeat every running activity (see src/worker/liveness-heartbeat.ts). */
+export const MODEL_ACTIVITY_HEARTBEAT_TIMEOUT = "15 seconds";
+export const LIVENESS_HEARTBEAT_INTERVAL_MS = 3_000;
 export const TOOL_ACTIVITY_TIMEOUT = "5 minutes";
 export const TOOL_ACTIVITY_MAX_ATTEMPTS = 5;
 

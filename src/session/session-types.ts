@@ -1,3 +1,4 @@
+import type { WorkflowStreamState } from "@temporalio/workflow-streams/workflow";
 import { z } from "zod";
 import { MAX_MESSAGE_CHARS } from "./constants.ts";
 import type {
@@ -90,6 +91,13 @@ export type SessionEvent =
   | { type: "continued_as_new"; run: number }
   | { type: "session_ended"; reason: string };
 
+/**
+ * What the live stream carries on its events topic: every session event, plus tool outputs
+ * (kept out of the event log, which continue-as-new carries, because outputs can be large).
+ */
+export type StreamEvent =
+  SessionEvent | { type: "tool_output"; toolCallId: string; toolName: string; output: unknown };
+
 export interface LoggedEvent {
   offset: number;
   event: SessionEvent;
@@ -105,6 +113,8 @@ export interface CarriedSession {
   events: LoggedEvent[];
   nextEventOffset: number;
   run: number;
+  /** The live stream's recent items and offsets, so subscribers resume across runs. */
+  stream?: WorkflowStreamState;
 }
 
 export interface SessionSettings {

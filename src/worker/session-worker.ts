@@ -11,6 +11,7 @@ import {
 import { createToolActivities } from "../../activities/tool-activities.ts";
 import type { SearchProvider } from "../search/index.ts";
 import { withClassifiedFailures } from "./classify-model-failures.ts";
+import { livenessHeartbeat } from "./liveness-heartbeat.ts";
 
 export const workflowsPath = fileURLToPath(new URL("../../workflows/index.ts", import.meta.url));
 
@@ -69,6 +70,7 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
       : { workflowBundle: options.workflowBundle }),
     activities,
     plugins: [aiSdkPlugin(provider)],
+    interceptors: { activity: [livenessHeartbeat] },
     shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
   });
 }

@@ -1,11 +1,18 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** What the server answers to the next chat-completions request, in arrival order. */
 export type FakeReply =
   | { toolCall: { name: string; arguments: Record<string, unknown> | string } }
-  | { text: string }
+  | {
+      text: string;
+      /** Streaming only: wait this long before each word (a model that streams slowly). */
+      wordDelayMs?: number;
+      /** Streaming only: cut the connection after this many words (a provider dropping mid-stream). */
+      dropAfterWords?: number;
+    }
   | { status: 400 | 429 | 500; body?: unknown };
 
 /** The parts of an OpenAI chat-completions request body the tests look at. */
@@ -108,7 +115,12 @@ export async function startFakeOpenAIServer(
     completions += 1;
     const completion = toCompletion(reply, completions, body);
     if (body.stream === true) {
-      writeStream(response, completion, body.stream_options?.include_usage === true);
+      await writeStream(
+        response,
+        completion,
+        body.stream_options?.include_usage === true,
+        "text" in reply ? reply : {},
+      );
     } else {
       sendJson(response, 200, completionBody(completion));
     }
@@ -217,11 +229,12 @@ function completionBody(completion: Completion) {
 }
 
 /** Text arrives a word at a time; a tool call's arguments in two halves after its name. */
-function writeStream(
+async function writeStream(
   response: ServerResponse,
   completion: Completion,
   includeUsage: boolean,
-): void {
+  pacing: { wordDelayMs?: number; dropAfterWords?: number },
+): Promise<void> {
   response.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
@@ -243,7 +256,18 @@ function writeStream(
   };
 
   delta({ role: "assistant", content: "" });
-  for (const piece of completion.text?.match(/\s*\S+\s*/g) ?? []) delta({ content: piece });
+  let words = 0;
+  for (const piece of completion.text?.match(/\s*\S+\s*/g) ?? []) {
+    if (pacing.dropAfterWords !== undefined && words >= pacing.dropAfterWords) {
+      // Let what was written reach the client first, as a connection lost mid-answer would.
+      await sleep(200);
+      response.destroy();
+      return;
+    }
+    if (pacing.wordDelayMs !== undefined) await sleep(pacing.wordDelayMs);
+    delta({ content: piece });
+    words++;
+  }
   const { toolCall } = completion;
   if (toolCall !== undefined) {
     delta({

@@ -130,7 +130,8 @@ describe("sessions on a real OpenAI-compatible provider over HTTP", () => {
       assert.equal(request.path, "/v1/chat/completions");
       assert.equal(request.headers.authorization, `Bearer ${apiKey}`);
       assert.equal(request.body.model, "fake-model");
-      assert.notEqual(request.body.stream, true);
+      // Sessions stream every model call (live tokens reach viewers as the provider sends them).
+      assert.equal(request.body.stream, true);
     }
     // The second call carries the first call's tool result, answered by its call id.
     const toolMessage = nth(requests, 1).body.messages.find((message) => message.role === "tool");
@@ -160,7 +161,7 @@ describe("sessions on a real OpenAI-compatible provider over HTTP", () => {
 
     const attempts = await activityAttempts(env.client, workflowIdFor(sessionId));
     assert.deepEqual(
-      attempts.filter((attempt) => attempt.type === "invokeModel").map((a) => a.attempt),
+      attempts.filter((attempt) => attempt.type === "invokeModelStreaming").map((a) => a.attempt),
       [2],
     );
     const { events } = await env.sessions.events(sessionId, 0);
@@ -201,7 +202,7 @@ describe("sessions on a real OpenAI-compatible provider over HTTP", () => {
     assert.equal(server.requests.length, 2);
     const attempts = await activityAttempts(env.client, workflowIdFor(sessionId));
     assert.deepEqual(
-      attempts.filter((attempt) => attempt.type === "invokeModel").map((a) => a.attempt),
+      attempts.filter((attempt) => attempt.type === "invokeModelStreaming").map((a) => a.attempt),
       [1, 1],
     );
 

@@ -5,7 +5,11 @@ import { parseCommandArgs } from "../command-args.ts";
 import { withSessions } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { formatTable, timeAgo, writeJson, writeLine } from "../output.ts";
-import { executionStatuses, listSessions, type SessionListing } from "../session-listing.ts";
+import {
+  executionStatuses,
+  listSessions,
+  type SessionListing,
+} from "../../client/session-listing.ts";
 
 const statusNames = Object.keys(executionStatuses) as (keyof typeof executionStatuses)[];
 
@@ -62,7 +66,7 @@ export const sessionsCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const listings = await withSessions(context, (connected) =>
-      listSessions(connected, {
+      listSessions(connected.client, {
         limit: args.limit,
         ...(args.status === undefined ? {} : { status: args.status }),
         ...(args.agent === undefined ? {} : { agent: args.agent }),

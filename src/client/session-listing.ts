@@ -1,4 +1,4 @@
-import type { WorkflowExecutionInfo } from "@temporalio/client";
+import type { Client, WorkflowExecutionInfo } from "@temporalio/client";
 import { optionalTsToMs } from "@temporalio/common/lib/time.js";
 import {
   activeStepKey,
@@ -8,7 +8,6 @@ import {
   turnCountKey,
   SESSION_WORKFLOW_TYPE,
 } from "../session/index.ts";
-import type { Connected } from "./connect.ts";
 
 /** Execution statuses as `--status` spells them, with the visibility query's names. */
 export const executionStatuses = {
@@ -60,10 +59,10 @@ export function listQuery(filter: ListFilter): string {
 }
 
 /** Visibility does not keep a running workflow's last update: its last history event does. */
-async function lastEventTime(connected: Connected, info: WorkflowExecutionInfo): Promise<Date> {
+async function lastEventTime(client: Client, info: WorkflowExecutionInfo): Promise<Date> {
   if (info.closeTime !== undefined) return info.closeTime;
-  const response = await connected.client.workflowService.getWorkflowExecutionHistoryReverse({
-    namespace: connected.settings.namespace,
+  const response = await client.workflowService.getWorkflowExecutionHistoryReverse({
+    namespace: client.options.namespace,
     execution: { workflowId: info.workflowId, runId: info.runId },
     maximumPageSize: 1,
   });
@@ -71,12 +70,10 @@ async function lastEventTime(connected: Connected, info: WorkflowExecutionInfo):
   return ms === undefined ? info.startTime : new Date(ms);
 }
 
-export async function listSessions(
-  connected: Connected,
-  filter: ListFilter,
-): Promise<SessionListing[]> {
+/** Sessions from Temporal visibility (search attributes), newest first. */
+export async function listSessions(client: Client, filter: ListFilter): Promise<SessionListing[]> {
   const infos: WorkflowExecutionInfo[] = [];
-  for await (const info of connected.client.workflow.list({
+  for await (const info of client.workflow.list({
     query: listQuery(filter),
     pageSize: Math.min(filter.limit, 1000),
   })) {
@@ -98,7 +95,7 @@ export async function listSessions(
         taskQueue: info.taskQueue,
         startTime: info.startTime.toISOString(),
         closeTime: info.closeTime?.toISOString() ?? null,
-        lastActivity: (await lastEventTime(connected, info)).toISOString(),
+        lastActivity: (await lastEventTime(client, info)).toISOString(),
       };
     }),
   );

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { createApiServer } from "../../server/index.ts";
+import { portSchema } from "../arg-schemas.ts";
+import { agentsDirs } from "../agent-dirs.ts";
+import type { Command } from "../cli-context.ts";
+import { usageError } from "../cli-error.ts";
+import { parseCommandArgs } from "../command-args.ts";
+import { withSessions } from "../connect.ts";
+import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
+import { writeLine } from "../output.ts";
+
+const DEFAULT_PORT = 8080;
+
+const help = `Usage: agentdock-temporal serve [--port N] [--host H] [--dir DIR…]
+
+Runs the HTTP API on the Temporal the environment points at (workers run separately:
+agentdock-temporal worker, or dev for everything in one process). Routes:
+
+  POST   /api/chat/:agentId          a useChat request; streams the turn (AI SDK UI message stream)
+  GET    /api/agents                  the agent templates, validated
+  GET    /api/sessions                sessions from Temporal visibility (?status=&agent=&limit=)
+  GET    /api/sessions/:id            a session's state
+  GET    /api/sessions/:id/history    its messages
+  GET    /api/sessions/:id/events     its live events as Server-Sent Events (Last-Event-ID resumes)
+  DELETE /api/sessions/:id            ends it (?reason=)
+  GET    /healthz                     200 when Temporal answers (no auth)
+
+Options:
+  --port N     port (default ${DEFAULT_PORT}, or AGENTDOCK_API_PORT; 0 picks a free one)
+  --host H     address to listen on (default 127.0.0.1, or AGENTDOCK_API_HOST; 0.0.0.0 for all)
+  --dir DIR    another folder of agent templates (repeatable; AGENTDOCK_AGENTS_DIR too)
+  -h, --help   this help
+
+Environment:
+  AGENTDOCK_API_TOKEN     when set, /api routes need "Authorization: Bearer <token>"
+  TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
+                          Temporal's environment configuration (default 127.0.0.1:7233)
+  AGENTDOCK_TASK_QUEUE    the workers' task queue (default "agentdock")
+
+${exitCodesHelp}`;
+
+const schema = z.object({
+  port: portSchema.optional(),
+  host: z.string().min(1).optional(),
+  dir: z.array(z.string().min(1)).default([]),
+});
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "run the HTTP API (chat streaming, sessions, live events) until Ctrl-C",
+  help,
+  async run(argv, context) {
+    const args = parseCommandArgs(
+      serveCommand,
+      argv,
+      {
+        options: {
+          port: { type: "string" },
+          host: { type: "string" },
+          dir: { type: "string", multiple: true },
+        },
+        schema,
+      },
+      context,
+    );
+    if (args === undefined) return ExitCode.ok;
+    const envPort = context.env["AGENTDOCK_API_PORT"];
+    const port =
+      args.port ?? (envPort === undefined ? DEFAULT_PORT : portSchema.safeParse(envPort).data);
+    if (port === undefined) {
+      throw usageError(`AGENTDOCK_API_PORT: "${envPort ?? ""}" is not a port (0-65535)`);
+    }
+    const host = args.host ?? context.env["AGENTDOCK_API_HOST"] ?? "127.0.0.1";
+    const token = context.env["AGENTDOCK_API_TOKEN"]?.trim();
+    const dirs = agentsDirs(context, args.dir);
+    await withSessions(context, async (connected) => {
+      const api = createApiServer({
+        client: connected.client,
+        taskQueue: connected.taskQueue,
+        agentsDirs: dirs,
+        ...(token === undefined || token === "" ? {} : { token }),
+        log: (line) => {
+          writeLine(context.stderr, line);
+        },
+      });
+      const { url } = await api.listen(port, host);
+      writeLine(
+        context.stderr,
+        `serve: HTTP API on ${url} (Temporal ${connected.settings.address}, namespace ${connected.settings.namespace}, task queue "${connected.taskQueue}", ${token === undefined || token === "" ? "no auth" : "bearer auth"})`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.removeListener("SIGINT", stop);
+          process.removeListener("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      writeLine(context.stderr, "serve: stopping");
+      await api.close();
+    });
+    return ExitCode.ok;
+  },
+};

@@ -1,0 +1,1 @@
+export { createApiServer, type ApiServer, type ApiServerOptions } from "./api-server.ts";

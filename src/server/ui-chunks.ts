@@ -1,0 +1,156 @@
+import type { UIMessageChunk } from "ai";
+import type { LiveItem } from "../client/index.ts";
+import type { TurnResult } from "../session/index.ts";
+
+/** What the stream's `finish` chunk carries as message metadata. */
+export interface TurnMetadata {
+  sessionId: string;
+  turn: number;
+  activeStep: string | null;
+  totalTokens: number;
+  error?: string;
+}
+
+/**
+ * Turns one turn's live items into AI SDK UI message-stream chunks, so `useChat` renders the
+ * turn unchanged: steps, text and reasoning as they stream, tool calls with their outputs or
+ * errors, orchestration changes as `data-orchestration` parts, and `reset-step` when a model
+ * call is retried (the client drops what that attempt had streamed).
+ */
+export class TurnChunker {
+  private stepOpen = false;
+  private textId: string | undefined;
+  private reasoningId: string | undefined;
+  private partCount = 0;
+
+  start(messageId: string): UIMessageChunk[] {
+    return [{ type: "start", messageId }];
+  }
+
+  fromLive(item: LiveItem): UIMessageChunk[] {
+    switch (item.type) {
+      case "text_delta":
+        return this.delta("text", item.step, item.delta);
+      case "reasoning_delta":
+        return this.delta("reasoning", item.step, item.delta);
+      case "tool_call":
+        return [
+          ...this.closeParts(),
+          {
+            type: "tool-input-available",
+            toolCallId: item.toolCallId,
+            toolName: item.toolName,
+            input: item.input,
+          },
+        ];
+      case "model_retry":
+        this.textId = undefined;
+        this.reasoningId = undefined;
+        return this.stepOpen ? [{ type: "reset-step" }] : [];
+      case "gap":
+        return [];
+      case "session":
+        return this.fromEvent(item.event);
+    }
+  }
+
+  private fromEvent(event: Extract<LiveItem, { type: "session" }>["event"]): UIMessageChunk[] {
+    switch (event.type) {
+      case "model_step": {
+        const chunks = this.closeStep();
+        this.stepOpen = true;
+        return [...chunks, { type: "start-step" }];
+      }
+      case "tool_output":
+        return [
+          { type: "tool-output-available", toolCallId: event.toolCallId, output: event.output },
+        ];
+      case "tool_finished":
+        return event.status === "ok"
+          ? []
+          : [
+              {
+                type: "tool-output-error",
+                toolCallId: event.toolCallId,
+                errorText: event.detail ?? `${event.toolName} ${event.status}`,
+              },
+            ];
+      case "orchestration":
+        return [{ type: "data-orchestration", data: event.event }];
+      default:
+        return [];
+    }
+  }
+
+  /** The closing chunks: the open step, an error if the turn failed, and `finish`. */
+  finish(result: TurnResult): UIMessageChunk[] {
+    const metadata: TurnMetadata = {
+      sessionId: result.state.sessionId,
+      turn: result.turn,
+      activeStep: result.state.activeStep,
+      totalTokens: result.state.cumulativeTokenUsage.totalTokens,
+      ...(result.error === undefined ? {} : { error: result.error }),
+    };
+    return [
+      ...this.closeStep(),
+      ...(result.error === undefined ? [] : [{ type: "error" as const, errorText: result.error }]),
+      {
+        type: "finish",
+        finishReason: result.error === undefined ? "stop" : "error",
+        messageMetadata: metadata,
+      },
+    ];
+  }
+
+  /**
+   * A whole turn from its result alone, for a turn whose live events are no longer held (a
+   * repeated request for a message answered long ago): its text, and its tool calls as a
+   * `data-tool-calls` part (the result does not keep their inputs and outputs).
+   */
+  fromResult(result: TurnResult): UIMessageChunk[] {
+    this.stepOpen = true;
+    return [
+      { type: "start-step" },
+      ...(result.toolCalls.length === 0
+        ? []
+        : [{ type: "data-tool-calls" as const, data: result.toolCalls }]),
+      ...(result.text === "" ? [] : this.delta("text", 0, result.text)),
+    ];
+  }
+
+  private delta(kind: "text" | "reasoning", step: number, delta: string): UIMessageChunk[] {
+    const chunks: UIMessageChunk[] = [];
+    if (kind === "text") {
+      if (this.reasoningId !== undefined) chunks.push(...this.closeParts());
+      if (this.textId === undefined) {
+        this.textId = `text-${step}-${++this.partCount}`;
+        chunks.push({ type: "text-start", id: this.textId });
+      }
+      chunks.push({ type: "text-delta", id: this.textId, delta });
+    } else {
+      if (this.textId !== undefined) chunks.push(...this.closeParts());
+      if (this.reasoningId === undefined) {
+        this.reasoningId = `reasoning-${step}-${++this.partCount}`;
+        chunks.push({ type: "reasoning-start", id: this.reasoningId });
+      }
+      chunks.push({ type: "reasoning-delta", id: this.reasoningId, delta });
+    }
+    return chunks;
+  }
+
+  private closeParts(): UIMessageChunk[] {
+    const chunks: UIMessageChunk[] = [];
+    if (this.textId !== undefined) chunks.push({ type: "text-end", id: this.textId });
+    if (this.reasoningId !== undefined)
+      chunks.push({ type: "reasoning-end", id: this.reasoningId });
+    this.textId = undefined;
+    this.reasoningId = undefined;
+    return chunks;
+  }
+
+  private closeStep(): UIMessageChunk[] {
+    if (!this.stepOpen) return [];
+    this.stepOpen = false;
+    return [...this.closeParts(), { type: "finish-step" }];
+  }
+}
