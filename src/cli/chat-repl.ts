@@ -3,7 +3,9 @@ import { createInterface } from "node:readline";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import type { SessionClient } from "../client/index.ts";
 import type { TurnResult } from "../session/index.ts";
-import { describeEvent } from "./event-lines.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { StreamHub } from "../client/index.ts";
+import { TurnView } from "./turn-view.ts";
 
 export interface ChatOptions {
   sessions: SessionClient;
@@ -17,37 +19,38 @@ export interface ChatOptions {
   interactive: boolean;
 }
 
-const POLL_MS = 200;
-
 /**
- * A terminal chat: each line is one message; while the turn runs, step changes and tool calls
- * are printed as they happen (polled from the session's event log), then the reply.
- * Resolves when the input ends (Ctrl-D, end of a pipe) or is closed (Ctrl-C).
+ * A terminal chat: each line is one message. While the turn runs, its text streams in as the
+ * model writes it, and step changes, tool calls and refusals are printed as they happen (from
+ * the session's live stream); then a summary line. Resolves when the input ends (Ctrl-D, end of
+ * a pipe) or is closed (Ctrl-C).
  */
 export async function runChat(options: ChatOptions): Promise<void> {
   const { sessions, template, sessionId, output } = options;
-  const write = (line: string): void => {
-    output.write(`${line}\n`);
-  };
-  let offset = options.resumed
-    ? (await sessions.events(sessionId, Number.MAX_SAFE_INTEGER)).next
-    : 0;
+  const hub = new StreamHub(sessions.client);
+  const view = new TurnView(output, template.name);
   let started = options.resumed;
 
-  const flushEvents = async (): Promise<void> => {
-    const { events, next } = await sessions.events(sessionId, offset);
-    offset = next;
-    for (const { event } of events) {
-      const line = describeEvent(event);
-      if (line !== undefined) write(line);
-    }
-  };
-
-  const send = async (text: string): Promise<TurnResult> => {
-    const messageId = randomUUID();
+  const send = async (text: string, messageId: string): Promise<TurnResult> => {
     if (started) return sessions.send(sessionId, text, messageId);
     started = true;
     return sessions.sendWithStart({ template, sessionId }, text, messageId);
+  };
+
+  /** Prints the live events of one turn until it finishes or `stop` aborts. */
+  const watchTurn = async (messageId: string, stop: AbortSignal): Promise<void> => {
+    // A new session exists once the update-with-start is accepted.
+    while (!stop.aborted && !(await hub.exists(sessionId))) await sleep(50);
+    let inTurn = false;
+    for await (const { item } of hub.watch(sessionId, undefined, stop)) {
+      if (item.type === "session" && item.event.type === "turn_started") {
+        inTurn = item.event.messageId === messageId;
+        continue;
+      }
+      if (!inTurn) continue;
+      if (item.type === "session" && item.event.type === "turn_finished") return;
+      view.show(item);
+    }
   };
 
   const lines = createInterface({ input: options.input, terminal: options.interactive });
@@ -60,39 +63,32 @@ export async function runChat(options: ChatOptions): Promise<void> {
     if (options.interactive) output.write("you › ");
   };
   prompt();
-  for await (const line of lines) {
-    const text = line.trim();
-    if (text === "") {
+  try {
+    for await (const line of lines) {
+      const text = line.trim();
+      if (text === "") {
+        prompt();
+        continue;
+      }
+      if (text === "/exit" || text === "/quit") break;
+      const messageId = randomUUID();
+      const stop = new AbortController();
+      view.reset();
+      const watching = watchTurn(messageId, stop.signal).catch(() => undefined);
+      try {
+        const result = await send(text, messageId);
+        // The live view may trail the result by a poll: let it finish, but not wait forever.
+        await Promise.race([watching, sleep(2_000)]);
+        stop.abort();
+        view.finish(result);
+      } catch (error) {
+        stop.abort();
+        view.line(`  ✗ ${error instanceof Error ? error.message : String(error)}`);
+      }
       prompt();
-      continue;
     }
-    if (text === "/exit" || text === "/quit") break;
-    const reply = send(text);
-    // An object, not a `let`: the promise callback sets it and TypeScript cannot see that.
-    const turn = { done: false };
-    void reply
-      .finally(() => {
-        turn.done = true;
-      })
-      .catch(() => undefined);
-    // Live view: poll the event log while the turn runs (queries are cheap and never block the turn).
-    while (!turn.done) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      if (started) await flushEvents().catch(() => undefined);
-    }
-    try {
-      const result = await reply;
-      await flushEvents();
-      if (result.error !== undefined) write(`  ✗ turn failed: ${result.error}`);
-      write(`${template.name} › ${result.text || "(no text)"}`);
-      const usage = result.state.cumulativeTokenUsage;
-      write(
-        `  [turn ${result.turn} · step ${result.state.activeStep ?? "none"} · ${usage.totalTokens} tokens so far]`,
-      );
-    } catch (error) {
-      write(`  ✗ ${error instanceof Error ? error.message : String(error)}`);
-    }
-    prompt();
+  } finally {
+    lines.close();
+    hub.close();
   }
-  lines.close();
 }
