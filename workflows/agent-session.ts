@@ -132,7 +132,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   );
 
   setHandler(stateQuery, () => session.view());
-  setHandler(historyQuery, () => session.messages);
+  setHandler(historyQuery, () => session.historyView());
   setHandler(allowedToolsQuery, () => session.orchestrator.allowedTools(session.state));
   setHandler(eventsQuery, ({ after }) => session.log.since(after));
 

@@ -8,8 +8,14 @@ export function instructionsFor(
   template: AgentTemplate,
   state: OrchestrationState,
   allowedTools: string[],
+  summary?: string,
 ): string {
   const parts = [template.personality];
+  if (summary !== undefined) {
+    parts.push(
+      `Summary of the earlier conversation (older messages are not repeated):\n${summary}`,
+    );
+  }
   const { orchestration } = template;
   if (orchestration.description !== undefined)
     parts.push(`Orchestration: ${orchestration.description}`);

@@ -94,7 +94,7 @@ export async function runModelLoop(
         return {
           model: modelForStep(context.modelId, stepNumber, state.activeStep),
           activeTools: allowed,
-          instructions: instructionsFor(template, state, allowed),
+          instructions: instructionsFor(template, state, allowed, context.summary()),
           toolChoice:
             choice.type === "tool"
               ? { type: "tool" as const, toolName: choice.toolName }

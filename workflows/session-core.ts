@@ -1,6 +1,8 @@
 import type { ModelMessage } from "ai";
 import {
   createOrchestrator,
+  DEFAULT_RECENT_TURNS,
+  type AgentTemplate,
   type OrchestrationState,
   type Orchestrator,
 } from "../src/orchestration/index.ts";
@@ -18,7 +20,10 @@ import type {
   UserMessage,
 } from "../src/session/session-types.ts";
 import { toolCatalogueEntries } from "../src/tools/index.ts";
+import { patched } from "@temporalio/workflow";
 import { EventLog } from "./event-log.ts";
+import { compactionCut } from "./history-window.ts";
+import { summarizeHistory } from "./summarize-history.ts";
 import { SessionStream } from "./session-stream.ts";
 import { runModelLoop } from "./run-turn.ts";
 import type { TurnContext } from "./turn-context.ts";
@@ -35,7 +40,10 @@ export class SessionCore {
   readonly stream: SessionStream;
   private lastTurnStart: number;
   state: OrchestrationState;
+  /** The turns re-sent to the model: the recent window (older turns are in `summary`). */
   messages: SessionMessage[];
+  summary: string | undefined;
+  summarizedTurns: number;
   pending: UserMessage[];
   status: SessionStatus = "idle";
   endReason: string | undefined;
@@ -51,6 +59,8 @@ export class SessionCore {
     const carried = input.carried;
     this.state = carried?.state ?? this.orchestrator.initialState();
     this.messages = carried?.messages ?? [];
+    this.summary = carried?.summary;
+    this.summarizedTurns = carried?.summarizedTurns ?? 0;
     this.pending = carried?.pending ?? [];
     this.processedIds = new Set(carried?.processedIds ?? []);
     this.results = new Map((carried?.results ?? []).map((result) => [result.messageId, result]));
@@ -108,6 +118,7 @@ export class SessionCore {
       cumulativeTokenUsage: state.cumulativeTokenUsage,
       pendingMessages: this.pending.length,
       run: this.run,
+      summarizedTurns: this.summarizedTurns,
       ...(this.endReason === undefined ? {} : { endReason: this.endReason }),
     };
   }
@@ -145,7 +156,6 @@ export class SessionCore {
 
     this.pending.shift();
     this.remember(message.messageId);
-    this.status = "idle";
     const result: TurnResult = {
       messageId: message.messageId,
       turn: this.state.turn,
@@ -166,7 +176,58 @@ export class SessionCore {
       text: result.text,
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     });
+    // The reply is out (the update answers from `results`); the summary is written after it.
+    await this.compactHistory();
+    this.status = "idle";
     return result;
+  }
+
+  /**
+   * Keeps what every model call re-sends bounded: once the conversation holds enough turns
+   * beyond the template's window, the oldest ones are folded into the running summary and
+   * dropped from the messages (and from what continue-as-new carries). Sessions started before
+   * this existed replay unchanged (patch "bounded-history").
+   */
+  private async compactHistory(): Promise<void> {
+    // Snapshots taken before this setting existed lack it (replay proved it): use the defaults.
+    const settings = this.input.template.session.history as
+      AgentTemplate["session"]["history"] | undefined;
+    const { recentTurns, summarize } = settings ?? {
+      recentTurns: DEFAULT_RECENT_TURNS,
+      summarize: true,
+    };
+    const cut = compactionCut(this.messages, recentTurns);
+    if (cut === undefined || !patched("bounded-history")) return;
+    const leaving = this.messages.slice(0, cut);
+    const turns = leaving.filter((message) => message.role === "user").length;
+    if (summarize) {
+      const outcome = await summarizeHistory(
+        encodeModelId(this.input.template.llm),
+        this.summary,
+        leaving,
+      );
+      if ("error" in outcome) {
+        this.emit({ type: "history_summary_failed", error: outcome.error });
+        return;
+      }
+      this.summary = outcome.summary;
+    }
+    this.messages = this.messages.slice(cut);
+    this.summarizedTurns += turns;
+    this.emit({ type: "history_summarized", turns, summaryChars: this.summary?.length ?? 0 });
+  }
+
+  /** The conversation as the `history` query shows it: the summary first, then the window. */
+  historyView(): SessionMessage[] {
+    return this.summary === undefined
+      ? this.messages
+      : [
+          {
+            role: "system",
+            content: `Summary of the ${this.summarizedTurns} earlier turns: ${this.summary}`,
+          },
+          ...this.messages,
+        ];
   }
 
   private remember(messageId: string): void {
@@ -182,6 +243,7 @@ export class SessionCore {
       sessionId: this.input.sessionId,
       modelId: encodeModelId(this.input.template.llm),
       state: () => this.state,
+      summary: () => this.summary,
       applyToolUsed: (toolName) => {
         const decision = this.orchestrator.onToolUsed(this.state, toolName);
         this.state = decision.state;
@@ -216,6 +278,8 @@ export class SessionCore {
     return {
       state: this.state,
       messages: this.messages,
+      ...(this.summary === undefined ? {} : { summary: this.summary }),
+      summarizedTurns: this.summarizedTurns,
       pending: this.pending,
       processedIds: [...this.processedIds],
       results: [...this.results.values()],

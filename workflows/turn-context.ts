@@ -6,6 +6,8 @@ export interface TurnContext {
   readonly sessionId: string;
   readonly modelId: string;
   state(): OrchestrationState;
+  /** The running summary of turns no longer re-sent to the model, if any. */
+  summary(): string | undefined;
   /** Records a tool the orchestrator allowed and that completed, and re-evaluates the step. */
   applyToolUsed(toolName: string): void;
   recordToolCall(record: ToolCallRecord): void;

@@ -12,6 +12,7 @@ export {
 } from "./state.ts";
 export {
   agentTemplateSchema,
+  DEFAULT_RECENT_TURNS,
   llmProviders,
   type AgentTemplate,
   type AgentTemplateInput,

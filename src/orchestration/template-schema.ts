@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { conditionSchema, conditionTypeSchema, toolNameSchema } from "./condition-schema.ts";
 
+/** Turns of conversation each model call re-sends verbatim, unless the template says otherwise. */
+export const DEFAULT_RECENT_TURNS = 10;
+
 const toolPatternSchema = z
   .string()
   .min(1, "a tool pattern cannot be empty")
@@ -104,8 +107,19 @@ export const agentTemplateSchema = z.strictObject({
   session: z
     .strictObject({
       idleTimeout: durationSchema.default("24h"),
+      history: z
+        .strictObject({
+          /** Turns every model call re-sends verbatim; older ones live on in the summary. */
+          recentTurns: z.int().min(1).max(1000).default(DEFAULT_RECENT_TURNS),
+          /** Fold the turns that leave the window into a running summary the model writes. */
+          summarize: z.boolean().default(true),
+        })
+        .default({ recentTurns: DEFAULT_RECENT_TURNS, summarize: true }),
     })
-    .default({ idleTimeout: "24h" }),
+    .default({
+      idleTimeout: "24h",
+      history: { recentTurns: DEFAULT_RECENT_TURNS, summarize: true },
+    }),
   orchestration: orchestrationSchema.default({
     enforcement: "strict",
     historyLimit: 50,

@@ -69,6 +69,8 @@ export interface SessionView {
   cumulativeTokenUsage: TokenUsage;
   pendingMessages: number;
   run: number;
+  /** Turns folded into the running summary (no longer re-sent to the model verbatim). */
+  summarizedTurns: number;
   endReason?: string;
 }
 
@@ -89,6 +91,8 @@ export type SessionEvent =
   | { type: "turn_finished"; messageId: string; turn: number; text: string; error?: string }
   | { type: "message_rejected"; reason: string }
   | { type: "continued_as_new"; run: number }
+  | { type: "history_summarized"; turns: number; summaryChars: number }
+  | { type: "history_summary_failed"; error: string }
   | { type: "session_ended"; reason: string };
 
 /**
@@ -113,6 +117,9 @@ export interface CarriedSession {
   events: LoggedEvent[];
   nextEventOffset: number;
   run: number;
+  /** The running summary of the turns no longer re-sent, and how many turns it covers. */
+  summary?: string;
+  summarizedTurns?: number;
   /** The live stream's recent items and offsets, so subscribers resume across runs. */
   stream?: WorkflowStreamState;
 }

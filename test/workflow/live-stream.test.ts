@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { StreamHub, type LiveEvent } from "../../src/client/index.ts";
 import { workflowIdFor } from "../../src/session/index.ts";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server.ts";
-import { activityAttempts } from "../support/history.ts";
+import { activityAttempts, recordHistory } from "../support/history.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 
@@ -131,6 +131,7 @@ describe("live streaming of a session", () => {
       attempts.filter((activity) => activity.type === "invokeModelStreaming"),
       [{ type: "invokeModelStreaming", attempt: 2 }],
     );
+    await recordHistory(env.client, workflowIdFor(sessionId), "streamed-retry");
   });
 
   it("lets a viewer resume from an offset with nothing repeated and nothing missing", async () => {

@@ -19,6 +19,7 @@ const state: SessionView = {
   cumulativeTokenUsage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
   pendingMessages: 0,
   run: 1,
+  summarizedTurns: 0,
 };
 const result: TurnResult = { messageId: "m1", turn: 1, text: "Done.", toolCalls: [], state };
 
