@@ -241,6 +241,29 @@ describe("agentdock-temporal worker and dev", () => {
     assert.match(run.stderr, /worker: stopped/);
   });
 
+  it("serve runs the HTTP API with bearer auth until Ctrl-C, then exits 0", async () => {
+    const server = testServer();
+    const serve = spawnCli(["serve", "--port", "0"], {
+      TEMPORAL_ADDRESS: server.address,
+      TEMPORAL_NAMESPACE: server.namespace,
+      AGENTDOCK_API_TOKEN: "e2e-token",
+    });
+    const done = finish(serve);
+    const output = await waitForOutput(serve, "bearer auth)");
+    const url = /HTTP API on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    assert.ok(url !== undefined, output);
+    assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    assert.equal((await fetch(`${url}/api/agents`)).status, 401);
+    const agents = await fetch(`${url}/api/agents`, {
+      headers: { authorization: "Bearer e2e-token" },
+    });
+    assert.equal(agents.status, 200);
+    serve.kill("SIGINT");
+    const run = await done;
+    assert.equal(run.code, 0, show(run));
+    assert.match(run.stderr, /GET \/api\/agents 401/);
+  });
+
   it("dev runs a dev server and a worker in the foreground until Ctrl-C", async () => {
     const dev = spawnCli(["dev", "--db", join(dir, "dev.db"), "--port", "0", "--ui-port", "0"], {
       TEMPORAL_CLI: testServer().cliPath,
