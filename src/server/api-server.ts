@@ -6,6 +6,7 @@ import type { ApiContext } from "./api-context.ts";
 import { toApiError } from "./api-error.ts";
 import { AgentSource } from "./agent-source.ts";
 import { checkBearer } from "./auth.ts";
+import { applyCors } from "./cors.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { Router, type RouteContext } from "./router.ts";
 import { listAgentsRoute } from "./routes/agents.ts";
@@ -25,6 +26,8 @@ export interface ApiServerOptions {
   agentsDirs: readonly string[];
   /** When set, every /api route needs `Authorization: Bearer <token>`. */
   token?: string;
+  /** Origins browsers may call the API from (`*` for any); none by default. */
+  corsOrigins?: readonly string[];
   /** One line per request (method, path, status, duration). */
   log?: (line: string) => void;
 }
@@ -81,6 +84,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://localhost");
     const method = request.method ?? "GET";
+    if (applyCors(request, response, options.corsOrigins ?? [])) return;
     if (url.pathname === "/healthz" && method === "GET") {
       await health(options.client, response);
       return;

@@ -84,6 +84,7 @@ describe("the HTTP API on 127.0.0.1", () => {
       taskQueue: env.taskQueue,
       agentsDirs: ["agents", localAgents],
       token,
+      corsOrigins: ["http://app.example"],
     });
     ({ url } = await api.listen(0, "127.0.0.1"));
   });
@@ -219,6 +220,16 @@ describe("the HTTP API on 127.0.0.1", () => {
     const chat = await post("/api/chat/general", "{}", { authorization: "Bearer wrong" });
     assert.equal(chat.status, 401);
     assert.equal((await get("/api/agents")).status, 200);
+    // A browser page on an allowed origin gets its preflight answered without a token.
+    const preflight = await fetch(`${url}/api/chat/general`, {
+      method: "OPTIONS",
+      headers: { origin: "http://app.example", "access-control-request-method": "POST" },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), "http://app.example");
+    assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /authorization/);
+    const otherOrigin = await get("/api/agents", { ...auth, origin: "http://elsewhere.example" });
+    assert.equal(otherOrigin.headers.get("access-control-allow-origin"), null);
     const health = await get("/healthz", {});
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), { ok: true, temporal: "reachable" });

@@ -33,6 +33,8 @@ Options:
 
 Environment:
   AGENTDOCK_API_TOKEN     when set, /api routes need "Authorization: Bearer <token>"
+  AGENTDOCK_API_CORS_ORIGIN
+                          origins browsers may call the API from, comma-separated ("*" for any)
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
                           Temporal's environment configuration (default 127.0.0.1:7233)
   AGENTDOCK_TASK_QUEUE    the workers' task queue (default "agentdock")
@@ -73,11 +75,16 @@ export const serveCommand: Command = {
     const host = args.host ?? context.env["AGENTDOCK_API_HOST"] ?? "127.0.0.1";
     const token = context.env["AGENTDOCK_API_TOKEN"]?.trim();
     const dirs = agentsDirs(context, args.dir);
+    const corsOrigins = (context.env["AGENTDOCK_API_CORS_ORIGIN"] ?? "")
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== "");
     await withSessions(context, async (connected) => {
       const api = createApiServer({
         client: connected.client,
         taskQueue: connected.taskQueue,
         agentsDirs: dirs,
+        corsOrigins,
         ...(token === undefined || token === "" ? {} : { token }),
         log: (line) => {
           writeLine(context.stderr, line);
