@@ -20,6 +20,7 @@ import {
 } from "../src/session/messages.ts";
 import {
   endSessionRequestSchema,
+  formatIssues,
   userMessageSchema,
   type SessionInput,
   type SessionResult,
@@ -53,7 +54,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     if (!parsed.success) {
       session.emit({
         type: "message_rejected",
-        reason: `${source}: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`,
+        reason: `${source}: ${formatIssues(parsed.error)}`,
       });
       return undefined;
     }
@@ -74,8 +75,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
 
   const validateMessage = (message: UserMessage): void => {
     const parsed = userMessageSchema.safeParse(message);
-    if (!parsed.success)
-      throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
+    if (!parsed.success) throw new Error(formatIssues(parsed.error));
     if (lifecycle.ending && !session.isKnown(parsed.data.messageId)) {
       throw new Error(`the session has ended (${session.endReason ?? "ended"}); start a new one`);
     }
@@ -113,7 +113,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   setHandler(endSessionSignal, (request) => {
     // Signals are not validated by the server: a malformed one must not fail the workflow task.
     const parsed = endSessionRequestSchema.optional().safeParse(request);
-    end(parsed.success ? parsed.data?.reason : undefined);
+    if (!parsed.success) {
+      // Rejected like a malformed message (the update's validator refuses the same payloads).
+      session.emit({
+        type: "message_rejected",
+        reason: `endSession signal: ${formatIssues(parsed.error)}`,
+      });
+      return;
+    }
+    end(parsed.data?.reason);
   });
   setHandler(
     endSessionUpdate,
@@ -125,8 +133,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     {
       validator: (request) => {
         const parsed = endSessionRequestSchema.safeParse(request ?? {});
-        if (!parsed.success)
-          throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
+        if (!parsed.success) throw new Error(formatIssues(parsed.error));
       },
     },
   );

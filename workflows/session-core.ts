@@ -65,9 +65,15 @@ export class SessionCore {
     this.processedIds = new Set(carried?.processedIds ?? []);
     this.results = new Map((carried?.results ?? []).map((result) => [result.messageId, result]));
     this.log = new EventLog(carried?.events, carried?.nextEventOffset);
+    // Rejections during construction (signals that came with the first task) wait for the stream.
+    const early: string[] = [];
+    const stream = { ready: false };
     this.stream = new SessionStream(carried?.stream, (reason) => {
-      this.emit({ type: "message_rejected", reason });
+      if (stream.ready) this.emit({ type: "message_rejected", reason });
+      else early.push(reason);
     });
+    stream.ready = true;
+    for (const reason of early) this.emit({ type: "message_rejected", reason });
     this.lastTurnStart = this.stream.firstOffset;
     this.run = (carried?.run ?? 0) + 1;
   }

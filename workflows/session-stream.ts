@@ -11,6 +11,7 @@ import {
 } from "@temporalio/workflow-streams/workflow";
 import { z } from "zod";
 import { SESSION_EVENTS_TOPIC } from "../src/session/stream-topics.ts";
+import { formatIssues } from "../src/session/session-types.ts";
 import type { StreamEvent } from "../src/session/session-types.ts";
 
 const publishInputSchema = z.object({
@@ -52,22 +53,32 @@ function isDecodable(input: PublishInput): boolean {
  */
 export class SessionStream extends WorkflowStream {
   constructor(priorState: WorkflowStreamState | undefined, onRejected: (reason: string) => void) {
+    // Signals that arrived before this run's first task are delivered the moment a handler is
+    // registered, and the library's constructor registers an unchecked one: take them first.
+    const early: PublishInput[] = [];
+    const checked = (input: unknown): PublishInput | undefined => {
+      const parsed = publishInputSchema.safeParse(input);
+      if (parsed.success && isDecodable(parsed.data)) return parsed.data;
+      onRejected("stream publish: malformed payload ignored");
+      return undefined;
+    };
+    setHandler(workflowStreamPublishSignal, (input: unknown) => {
+      const valid = checked(input);
+      if (valid !== undefined) early.push(valid);
+    });
     super(priorState);
     const internals = this as unknown as StreamInternals;
     // Replace the library's handlers with validating ones that delegate to it.
     setHandler(workflowStreamPublishSignal, (input: unknown) => {
-      const parsed = publishInputSchema.safeParse(input);
-      if (!parsed.success || !isDecodable(parsed.data)) {
-        onRejected("stream publish: malformed payload ignored");
-        return;
-      }
-      internals.onPublish(parsed.data);
+      const valid = checked(input);
+      if (valid !== undefined) internals.onPublish(valid);
     });
+    for (const input of early) internals.onPublish(input);
     setHandler(workflowStreamPollUpdate, (input: PollInput) => internals.onPoll(input), {
       validator: (input: unknown) => {
         const parsed = pollInputSchema.safeParse(input);
         if (!parsed.success) {
-          throw new Error(`stream poll: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
+          throw new Error(`stream poll: ${formatIssues(parsed.error)}`);
         }
         if (internals.draining) {
           // The library's marker: subscribers retry until their poll lands on the next run.

@@ -8,6 +8,20 @@ import type {
   TokenUsage,
 } from "../orchestration/index.ts";
 
+/** Zod issues as one line that names each field: `messageId: expected string, received number`. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path
+        .map((key, index) =>
+          typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`,
+        )
+        .join("");
+      return path === "" ? issue.message : `${path}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
 /** A user message as signals and updates carry it. Validated in the workflow (never trusted). */
 export const userMessageSchema = z.strictObject({
   messageId: z

@@ -14,6 +14,10 @@ import { withClassifiedFailures } from "./classify-model-failures.ts";
 import { livenessHeartbeat } from "./liveness-heartbeat.ts";
 
 export const workflowsPath = fileURLToPath(new URL("../../workflows/index.ts", import.meta.url));
+/** The tolerant payload converter: workers and bundles (replay included) must use the same one. */
+export const payloadConverterPath = fileURLToPath(
+  new URL("../session/payload-converter.ts", import.meta.url),
+);
 
 export interface SessionWorkerOptions {
   connection: NativeConnection;
@@ -49,6 +53,7 @@ export async function bundleSessionWorkflows(
   };
   return bundleWorkflowCode({
     workflowsPath,
+    payloadConverterPath,
     plugins: [aiSdkPlugin(placeholder)],
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
@@ -69,6 +74,7 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
       ? { workflowsPath }
       : { workflowBundle: options.workflowBundle }),
     activities,
+    dataConverter: { payloadConverterPath },
     plugins: [aiSdkPlugin(provider)],
     interceptors: { activity: [livenessHeartbeat] },
     shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
