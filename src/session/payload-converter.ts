@@ -16,6 +16,8 @@ class TolerantPayloadConverter implements PayloadConverter {
     return defaultPayloadConverter.toPayload(value);
   }
 
+  // The generic signature is PayloadConverter's: callers name the type they expect.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
   fromPayload<T>(payload: Payload): T {
     try {
       return defaultPayloadConverter.fromPayload<T>(payload);
