@@ -53,6 +53,32 @@ function modelForStep(modelId: string, stepNumber: number, activeStep: string | 
   });
 }
 
+/**
+ * Tool calls the AI SDK answered with an error before any `execute` ran (input that fails the
+ * tool's schema, a tool not offered): recorded like any failed call, so the turn's result and
+ * events show what the model was told.
+ */
+interface ToolErrorPart {
+  type: "tool-error";
+  toolCallId: string;
+  toolName: string;
+  error: unknown;
+}
+
+function isToolError(part: { type: string }): part is ToolErrorPart {
+  return part.type === "tool-error";
+}
+
+function recordRejectedCalls(context: TurnContext, content: readonly { type: string }[]): void {
+  for (const part of content) {
+    if (!isToolError(part) || context.hasToolCall(part.toolCallId)) continue;
+    const { toolCallId, toolName, error } = part;
+    const detail = error instanceof Error ? error.message : String(error);
+    context.recordToolCall({ toolCallId, toolName, status: "error", detail });
+    context.emit({ type: "tool_finished", toolCallId, toolName, status: "error", detail });
+  }
+}
+
 /** The failure as the user should read it: the provider's or tool's own message. */
 export function describeFailure(error: unknown): string {
   let current: unknown = error;
@@ -72,6 +98,9 @@ export async function runModelLoop(
   messages: ModelMessage[],
 ): Promise<ModelLoopOutcome> {
   const { template } = orchestrator;
+  // Messages of the steps that completed: kept even if a later step fails, so the conversation
+  // keeps the tool calls and results the orchestration state already counts.
+  const completed: ModelMessage[] = [];
   try {
     const result = await generateText({
       model: modelForStep(context.modelId, 0, context.state().activeStep),
@@ -103,11 +132,13 @@ export async function runModelLoop(
       },
       onStepEnd: (step) => {
         context.applyUsage(step.usage);
+        completed.push(...step.response.messages);
+        recordRejectedCalls(context, step.content);
       },
     });
     return { text: result.text, responseMessages: result.responseMessages };
   } catch (error) {
     if (isCancellation(error)) throw error;
-    return { text: "", responseMessages: [], error: describeFailure(error) };
+    return { text: "", responseMessages: completed, error: describeFailure(error) };
   }
 }

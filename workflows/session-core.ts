@@ -256,6 +256,7 @@ export class SessionCore {
         for (const event of decision.events) this.emit({ type: "orchestration", event });
       },
       recordToolCall: (record) => toolCalls.push(record),
+      hasToolCall: (toolCallId) => toolCalls.some((call) => call.toolCallId === toolCallId),
       applyUsage: (usage) => {
         this.state = this.orchestrator.onTokenUsage(this.state, usage);
         this.emit({

@@ -11,6 +11,8 @@ export interface TurnContext {
   /** Records a tool the orchestrator allowed and that completed, and re-evaluates the step. */
   applyToolUsed(toolName: string): void;
   recordToolCall(record: ToolCallRecord): void;
+  /** Whether this turn already recorded the call (executed, refused or failed). */
+  hasToolCall(toolCallId: string): boolean;
   /** Adds one model call's reported usage to the session totals. */
   applyUsage(usage: ReportedTokenUsage): void;
   emit(event: SessionEvent): void;
