@@ -6,7 +6,12 @@
  * of the pattern:
  * - a repeat inside a repeat: `(a+)+`, `(\w*)*`, `(x+y?){2,}`;
  * - a repeated alternation whose branches can start with the same character: `(a|ab)*`, `(\w|\d)+`.
- * Polynomial cases such as `.*a.*a` are accepted: messages are short and bounded in size.
+ * A third shape is polynomial but still fatal on long text: two unbounded repeats in sequence
+ * that can match the same characters, with everything between them matchable by the first and
+ * something after the second that can fail: `a.*b.*c`, `\bx\b.*\band\b.*\bbecause\b` (cubic: a
+ * 5,000-character message takes seconds, a workflow task has five). A single repeat (`a.*b`) or
+ * a last repeat nothing can fail after (`.*foo.*`) is at most quadratic, and `message_regex`
+ * only looks at the first MESSAGE_REGEX_TEXT_LIMIT characters of a message.
  */
 
 type CharSet = boolean[]; // index 0..127 for ASCII, 128 for "any other character"
@@ -262,9 +267,30 @@ function containsUnboundedRepeat(node: Node): boolean {
   }
 }
 
+/** Two overlapping unbounded repeats in one sequence, as described at the top of this file. */
+function polynomialProblem(items: readonly Node[]): string | undefined {
+  const unbounded = items.flatMap((item, index) =>
+    item.kind === "repeat" && item.max === Infinity ? [{ item, index }] : [],
+  ) as { item: Extract<Node, { kind: "repeat" }>; index: number }[];
+  for (const [n, first] of unbounded.entries()) {
+    const consumed = firstChars(first.item.node);
+    for (const second of unbounded.slice(n + 1)) {
+      if (!overlaps(consumed, firstChars(second.item.node))) continue;
+      const between = items.slice(first.index + 1, second.index);
+      if (!between.every((item) => nullable(item) || overlaps(consumed, firstChars(item))))
+        continue;
+      if (items.slice(second.index + 1).every(nullable)) continue;
+      return `"${first.item.source}" and "${second.item.source}" both repeat without bound over the same characters, which takes polynomial time on a long message that does not match (seconds at a few thousand characters); make one of them specific (e.g. [^,]* instead of .*) or bound it ({0,200})`;
+    }
+  }
+  return undefined;
+}
+
 function findProblem(node: Node): string | undefined {
   if (node.kind === "group") {
     for (const branch of node.branches) {
+      const polynomial = polynomialProblem(branch);
+      if (polynomial !== undefined) return polynomial;
       for (const item of branch) {
         const problem = findProblem(item);
         if (problem !== undefined) return problem;

@@ -24,6 +24,27 @@ const safe = [
   "(?:pro|con)s?",
 ];
 
+const polynomial = [
+  "a.*b.*c",
+  "\\bcompare\\b.*\\band\\b.*\\bbecause\\b",
+  "x\\w+y\\w+z",
+  "^.*.*.*=$",
+];
+const polynomialButBounded = ["a.*b", ".*foo.*", "\\d+-\\d+x", "a.{0,200}b.{0,200}c", "a[^,]*,.*c"];
+
+describe("polynomial regular expressions that are slow on long messages are detected at load", () => {
+  for (const pattern of polynomial) {
+    it(`rejects ${pattern}`, () => {
+      assert.match(catastrophicBacktrackingReason(pattern, "i") ?? "", /polynomial time/);
+    });
+  }
+  for (const pattern of polynomialButBounded) {
+    it(`accepts ${pattern}`, () => {
+      assert.equal(catastrophicBacktrackingReason(pattern, "i"), undefined);
+    });
+  }
+});
+
 describe("catastrophic regular expressions are detected at load", () => {
   for (const pattern of unsafe) {
     it(`rejects ${pattern}`, () => {
