@@ -8,7 +8,11 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import type { LiveItem } from "../../src/client/index.ts";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import type { SessionView } from "../../src/session/index.ts";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server.ts";
+import {
+  fakeProviderConfig,
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+} from "../support/fake-openai-server.ts";
 import { readSse } from "../support/sse-client.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 
@@ -60,12 +64,7 @@ describe("the HTTP API on 127.0.0.1", () => {
   before(async () => {
     fake = await startFakeOpenAIServer();
     env = await createTestEnv();
-    await env.startWorker({
-      providerConfig: {
-        scripted: {},
-        openaiCompatible: { baseURL: `${fake.url}/v1`, apiKey: "test-key" },
-      },
-    });
+    await env.startWorker({ providerConfig: fakeProviderConfig(fake) });
     // A local agent on the OpenAI-compatible provider, whose replies the fake server paces.
     const localAgents = mkdtempSync(join(tmpdir(), "agentdock-http-agents-"));
     mkdirSync(join(localAgents, "slow-writer"));

@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { ProviderConfig } from "../../src/llm/provider-config.ts";
 
 /** What the server answers to the next chat-completions request, in arrival order. */
 export type FakeReply =
@@ -53,6 +54,11 @@ export interface FakeOpenAIServer {
   /** Replies not consumed yet. */
   pendingReplies(): number;
   close(): Promise<void>;
+}
+
+/** A worker's providers: the scripted model, and `openai-compatible` answered by this server. */
+export function fakeProviderConfig(server: { url: string }, apiKey = "test-key"): ProviderConfig {
+  return { scripted: {}, openaiCompatible: { baseURL: `${server.url}/v1`, apiKey } };
 }
 
 /** Tool names a request offered the model, in order. */

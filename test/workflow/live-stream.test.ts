@@ -3,7 +3,11 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { StreamHub, type LiveEvent } from "../../src/client/index.ts";
 import { workflowIdFor } from "../../src/session/index.ts";
-import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server.ts";
+import {
+  fakeProviderConfig,
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+} from "../support/fake-openai-server.ts";
 import { activityAttempts, recordHistory } from "../support/history.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
@@ -51,12 +55,7 @@ describe("live streaming of a session", () => {
   before(async () => {
     fake = await startFakeOpenAIServer();
     env = await createTestEnv();
-    await env.startWorker({
-      providerConfig: {
-        scripted: {},
-        openaiCompatible: { baseURL: `${fake.url}/v1`, apiKey: "test-key" },
-      },
-    });
+    await env.startWorker({ providerConfig: fakeProviderConfig(fake) });
     hub = new StreamHub(env.client);
   });
   after(async () => {
