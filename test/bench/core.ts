@@ -6,6 +6,8 @@ import {
 } from "../../src/orchestration/index.ts";
 import { toolCatalogue, toolCatalogueEntries } from "../../src/tools/index.ts";
 import { noOrchestrationTemplate, twentyStepTemplate } from "./core-template.ts";
+import type { BenchOutcome } from "./support/outcome.ts";
+import { thousands } from "./support/stats.ts";
 
 const toolStream = toolCatalogue.map((tool) => tool.name);
 
@@ -62,5 +64,19 @@ export function runCoreBenchmark(seconds = 3): CoreResult {
     baselineDecisionsPerSecond: Math.round(baseline.rate),
     ratioToBaseline: Number((measured.rate / baseline.rate).toFixed(3)),
     decisions: measured.decisions,
+  };
+}
+
+export function coreOutcome(result: CoreResult): BenchOutcome<CoreResult> {
+  return {
+    result,
+    summary: [
+      {
+        benchmark: "core",
+        figure: `${thousands(result.decisionsPerSecond)} orchestrator decisions/s (20-step template)`,
+        baseline: `${thousands(result.baselineDecisionsPerSecond)} /s (same loop, agent without orchestration)`,
+        ratio: result.ratioToBaseline,
+      },
+    ],
   };
 }

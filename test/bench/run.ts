@@ -1,17 +1,59 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import { arch, cpus, platform } from "node:os";
-import { runCoreBenchmark } from "./core.ts";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { arch, cpus, platform, totalmem } from "node:os";
+import { DefaultLogger, Runtime } from "@temporalio/worker";
+import { coreOutcome, runCoreBenchmark } from "./core.ts";
+import { runGrowthBenchmark } from "./growth.ts";
+import { runReplayBenchmark } from "./replay.ts";
+import { runScaleBenchmark } from "./scale.ts";
+import { BenchContext } from "./support/bench-context.ts";
+import { parseBenchSettings, settingsHelp } from "./support/bench-settings.ts";
+import type { BenchOutcome, SummaryRow } from "./support/outcome.ts";
+import { printResult } from "./support/print-result.ts";
+import { runTurnBenchmark } from "./turn.ts";
 
 const resultsFile = "bench/results.json";
 const usage = `usage: npm run bench [-- <name>...]
 
 Benchmarks (not tests): each prints its figures and a ratio against a baseline measured in the
-same run, and the results are merged into ${resultsFile}.
+same run, and the results are merged into ${resultsFile}. All run by default; name some to run
+only those. Everything but core runs on a real Temporal dev server started for the run.
 
-  core   orchestrator decisions per second (onToolUsed + allowedTools) on a 20-step template,
-         against the same loop on an agent without orchestration`;
+  core    orchestrator decisions per second (onToolUsed + allowedTools) on a 20-step template,
+          against the same loop on an agent without orchestration
+  turn    one evaluation turn (4 model calls, 3 tools) run durably, against the AI SDK alone in
+          process; history events and bytes per turn
+  growth  one session driven for BENCH_GROWTH_TURNS short turns (500): history bytes added per
+          turn around turns 10, 100 and 500, and when it continued as new
+  scale   BENCH_SCALE_SESSIONS concurrent sessions (10,100,1000), BENCH_SCALE_TURNS turns each (3),
+          through one worker process: turns/s, p95 turn latency, worker peak RSS, against the same
+          turns in process without Temporal
+  replay  replaying every run of the growth session, against replaying a 1-turn session
 
-const benchmarks = { core: () => runCoreBenchmark() } as const;
+${settingsHelp}`;
+
+/** The commit measured, and whether code beside the benchmarks had changes on top of it. */
+function codeVersion(): { commit: string; uncommittedChanges: boolean } | undefined {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
+    const outsideBench = [".", ":(exclude)test/bench", ":(exclude)bench"];
+    return {
+      commit: git("rev-parse", "HEAD"),
+      uncommittedChanges: git("status", "--porcelain", "--", ...outsideBench) !== "",
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+type Benchmark = (context: BenchContext) => Promise<BenchOutcome<object>>;
+const benchmarks = {
+  core: () => Promise.resolve(coreOutcome(runCoreBenchmark())),
+  turn: runTurnBenchmark,
+  growth: runGrowthBenchmark,
+  scale: runScaleBenchmark,
+  replay: runReplayBenchmark,
+} satisfies Record<string, Benchmark>;
 type Name = keyof typeof benchmarks;
 
 const args = process.argv.slice(2);
@@ -24,17 +66,35 @@ if (unknown.length > 0) {
   console.error(`unknown benchmark: ${unknown.join(", ")}\n\n${usage}`);
   process.exit(2);
 }
+const parsed = parseBenchSettings(process.env);
+if ("error" in parsed) {
+  console.error(`bench: ${parsed.error}\n\n${usage}`);
+  process.exit(2);
+}
+const { settings } = parsed;
+// Workers log every state change at INFO; the benchmarks' own lines are the progress to read.
+Runtime.install({ logger: new DefaultLogger("WARN") });
 const selected = (args.length > 0 ? args : Object.keys(benchmarks)) as Name[];
 
 const previous = existsSync(resultsFile)
   ? (JSON.parse(readFileSync(resultsFile, "utf8")) as Record<string, unknown>)
   : {};
 const results: Record<string, unknown> = { ...previous };
-for (const name of selected) {
-  console.log(`▶ ${name}…`);
-  const result = benchmarks[name]();
-  results[name] = { ...result, measuredAt: new Date().toISOString() };
-  console.table(result);
+const code = codeVersion();
+const summary: SummaryRow[] = [];
+const context = new BenchContext(settings);
+try {
+  for (const name of selected) {
+    console.log(`▶ ${name}…`);
+    const started = performance.now();
+    const outcome = await benchmarks[name](context);
+    results[name] = { ...outcome.result, measuredAt: new Date().toISOString() };
+    printResult(outcome.result);
+    console.log(`  ${name} took ${Math.round((performance.now() - started) / 1000)} s`);
+    summary.push(...outcome.summary);
+  }
+} finally {
+  await context.close();
 }
 results.machine = {
   node: process.version,
@@ -42,7 +102,12 @@ results.machine = {
   arch: arch(),
   cpus: cpus().length,
   cpu: cpus()[0]?.model ?? "unknown",
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
 };
+results.code = code;
+results.measuredAt = new Date().toISOString();
 mkdirSync("bench", { recursive: true });
 writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+console.log("\nSummary");
+console.table(summary);
 console.log(`wrote ${resultsFile}`);
