@@ -40,7 +40,7 @@ export async function runChat(options: ChatOptions): Promise<void> {
   /** Prints the live events of one turn until it finishes or `stop` aborts. */
   const watchTurn = async (messageId: string, stop: AbortSignal): Promise<void> => {
     // A new session exists once the update-with-start is accepted.
-    while (!stop.aborted && !(await hub.exists(sessionId))) await sleep(50);
+    while (!stop.aborted && !(await sessions.exists(sessionId))) await sleep(50);
     let inTurn = false;
     for await (const { item } of hub.watch(sessionId, undefined, stop)) {
       if (item.type === "session" && item.event.type === "turn_started") {

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from "@temporalio/client";
-import { SessionRequestError } from "../client/index.ts";
+import { isEndedSessionError, SessionRequestError } from "../client/index.ts";
 import { CliError } from "./cli-error.ts";
 import type { Connected } from "./connect.ts";
 
@@ -18,7 +18,7 @@ export async function onSession<T>(
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) {
       const where = `namespace ${connected.settings.namespace} at ${connected.settings.address}`;
-      const message = /already completed/i.test(error.message)
+      const message = isEndedSessionError(error)
         ? `session "${sessionId}" has already ended (${where})`
         : `no session "${sessionId}" in ${where} (${hint})`;
       throw new CliError(message, undefined, { cause: error });

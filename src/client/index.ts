@@ -1,4 +1,9 @@
-export { SessionClient, SessionRequestError, type StartSessionOptions } from "./session-client.ts";
+export {
+  isEndedSessionError,
+  SessionClient,
+  SessionRequestError,
+  type StartSessionOptions,
+} from "./session-client.ts";
 export { LiveTranslator, type LiveEvent, type LiveItem } from "./live-events.ts";
 export { StreamHub, type StreamHubOptions } from "./stream-hub.ts";
 export {

@@ -38,6 +38,14 @@ export class SessionRequestError extends Error {
   override readonly name = "SessionRequestError";
 }
 
+/**
+ * Temporal answers a request to a closed workflow with WorkflowNotFoundError too; only its
+ * message tells "this session has ended" from "there is no such session".
+ */
+export function isEndedSessionError(error: WorkflowNotFoundError): boolean {
+  return /already completed/i.test(error.message);
+}
+
 /** Updates fail with a generic "Workflow Update failed"; callers need the validator's reason. */
 async function unwrapped<T>(request: Promise<T>): Promise<T> {
   try {
@@ -163,6 +171,17 @@ export class SessionClient {
         args: [reason === undefined ? {} : { reason }],
       }),
     );
+  }
+
+  /** Whether a session with this id was ever started (running or closed). */
+  async exists(sessionId: string): Promise<boolean> {
+    try {
+      await this.handle(sessionId).describe();
+      return true;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
   }
 
   /** Whether a session with this id is running. */

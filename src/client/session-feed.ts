@@ -56,11 +56,6 @@ export class SessionFeed {
     void this.run(client);
   }
 
-  /** The offset after the newest event received, if any was. */
-  get nextOffset(): number | undefined {
-    return this.expectedOffset;
-  }
-
   private async run(client: Client): Promise<void> {
     const stream = WorkflowStreamClient.create(client, workflowIdFor(this.sessionId));
     try {
@@ -106,6 +101,18 @@ export class SessionFeed {
     if (items.length > 0) this.wake();
   }
 
+  /** Index of the first held event with offset > `offset` (events are in offset order), or -1. */
+  private firstAfter(offset: number): number {
+    let low = 0;
+    let high = this.events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.events[middle]?.offset ?? Infinity) > offset) high = middle;
+      else low = middle + 1;
+    }
+    return low < this.events.length ? low : -1;
+  }
+
   private wake(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
@@ -130,8 +137,7 @@ export class SessionFeed {
         reportedGap = true;
         yield { offset: oldest.offset, item: { type: "gap", from: cursor + 1 } };
       }
-      const from = cursor;
-      const start = from === undefined ? 0 : this.events.findIndex((event) => event.offset > from);
+      const start = cursor === undefined ? 0 : this.firstAfter(cursor);
       if (start >= 0 && start < this.events.length) {
         const batch = this.events.slice(start);
         for (const event of batch) {

@@ -1,5 +1,4 @@
-import { WorkflowNotFoundError, type Client } from "@temporalio/client";
-import { workflowIdFor } from "../session/index.ts";
+import type { Client } from "@temporalio/client";
 import type { LiveEvent } from "./live-events.ts";
 import { SessionFeed } from "./session-feed.ts";
 
@@ -42,22 +41,6 @@ export class StreamHub {
     } finally {
       this.release(feed);
     }
-  }
-
-  /** Whether a session with this id was ever started (running or closed). */
-  async exists(sessionId: string): Promise<boolean> {
-    try {
-      await this.client.workflow.getHandle(workflowIdFor(sessionId)).describe();
-      return true;
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return false;
-      throw error;
-    }
-  }
-
-  /** Feeds currently held (viewed or idle), for diagnostics and tests. */
-  get size(): number {
-    return this.feeds.size;
   }
 
   private acquire(sessionId: string): SessionFeed {

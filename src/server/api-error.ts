@@ -1,5 +1,5 @@
 import { ServiceError, WorkflowNotFoundError } from "@temporalio/client";
-import { SessionRequestError } from "../client/index.ts";
+import { isEndedSessionError, SessionRequestError } from "../client/index.ts";
 
 /** An error the API answers with: an HTTP status, a stable code for programs, a message for people. */
 export class ApiError extends Error {
@@ -29,7 +29,7 @@ export function toApiError(error: unknown, sessionId?: string): ApiError {
   if (error instanceof ApiError) return error;
   const name = sessionId === undefined ? "the session" : `session "${sessionId}"`;
   if (error instanceof WorkflowNotFoundError) {
-    return /already completed/i.test(error.message)
+    return isEndedSessionError(error)
       ? new ApiError(409, "session_ended", `${name} has ended`, { cause: error })
       : new ApiError(404, "unknown_session", `no ${name}`, { cause: error });
   }

@@ -5,7 +5,7 @@ import { workflowIdFor, type TurnResult } from "../../src/session/index.ts";
 import { activityAttempts, scheduledTools } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, testServer, uniqueId, type TestEnv } from "../support/temporal-env.ts";
-import { spawnWorker, type WorkerProcess } from "../support/worker-process.ts";
+import { spawnWorker, workerEnv, type WorkerProcess } from "../support/worker-process.ts";
 import {
   countEvents,
   eventsOf,
@@ -78,13 +78,7 @@ describe("a worker killed (SIGKILL) at each phase of a turn", () => {
     env = await createTestEnv();
     // The first search request never answers (the tool is mid-call when A dies); later ones do.
     search = await startSearchServer((n) => (n === 1 ? "hang" : { status: 200, body: searchHits }));
-    const workerEnv = {
-      TEMPORAL_ADDRESS: testServer().address,
-      TEMPORAL_NAMESPACE: testServer().namespace,
-      AGENTDOCK_TASK_QUEUE: env.taskQueue,
-      SEARCH_PROVIDER: "searxng",
-      SEARXNG_URL: search.url,
-    };
+    const processEnv = workerEnv(testServer(), env.taskQueue, search.url);
     const scripts = {
       beforeModel: join(scratch.dir, "before-model.json"),
       duringModel: join(scratch.dir, "during-model.json"),
@@ -96,7 +90,7 @@ describe("a worker killed (SIGKILL) at each phase of a turn", () => {
     writeScript(scripts.duringTool, [searchCall, { text: "Found one source." }]);
     writeScript(scripts.afterTool, [thinkCall, { text: "Thought it through.", delayMs: slowMs }]);
 
-    const a = spawnWorker(workerEnv);
+    const a = spawnWorker(processEnv);
     workers.push(a);
     await a.ready;
     const show = () => `worker A output:\n${a.output()}`;
@@ -167,7 +161,7 @@ describe("a worker killed (SIGKILL) at each phase of a turn", () => {
     writeScript(scripts.afterTool, [thinkCall, { text: "Thought it through." }]);
     await a.kill("SIGKILL");
 
-    const b = spawnWorker(workerEnv);
+    const b = spawnWorker(processEnv);
     workers.push(b);
     await b.ready;
     recoveredBy = Date.now() + recoveryMs;

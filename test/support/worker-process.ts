@@ -10,6 +10,21 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** The environment of a worker process on the test server: its task queue and SearXNG search. */
+export function workerEnv(
+  server: { address: string; namespace: string },
+  taskQueue: string,
+  searxngUrl: string,
+): Record<string, string> {
+  return {
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_NAMESPACE: server.namespace,
+    AGENTDOCK_TASK_QUEUE: taskQueue,
+    SEARCH_PROVIDER: "searxng",
+    SEARXNG_URL: searxngUrl,
+  };
+}
+
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, ["src/worker.ts"], {
     env: { ...process.env, ...env },

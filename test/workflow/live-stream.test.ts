@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { StreamHub, type LiveEvent } from "../../src/client/index.ts";
+import { StreamHub, type LiveEvent, type SessionClient } from "../../src/client/index.ts";
 import { workflowIdFor } from "../../src/session/index.ts";
 import {
   fakeProviderConfig,
@@ -15,6 +15,7 @@ import { shippedAgent } from "../support/shipped-agents.ts";
 /** Live events of one session until its turn for `messageId` finishes (or the time runs out). */
 async function collectTurn(
   hub: StreamHub,
+  sessions: SessionClient,
   sessionId: string,
   messageId: string,
   timeoutMs = 60_000,
@@ -22,7 +23,7 @@ async function collectTurn(
   const seen: LiveEvent[] = [];
   const signal = AbortSignal.timeout(timeoutMs);
   // The message is sent with update-with-start: watch once the session exists.
-  while (!(await hub.exists(sessionId))) await sleep(50);
+  while (!(await sessions.exists(sessionId))) await sleep(50);
   for await (const live of hub.watch(sessionId, undefined, signal)) {
     seen.push(live);
     const { item } = live;
@@ -72,7 +73,7 @@ describe("live streaming of a session", () => {
       "m1",
     );
     // The session exists once the update is accepted; watching then still sees the whole turn.
-    const events = await collectTurn(hub, sessionId, "m1");
+    const events = await collectTurn(hub, env.sessions, sessionId, "m1");
     const result = await reply;
 
     const items = events.map((live) => live.item);
@@ -112,7 +113,7 @@ describe("live streaming of a session", () => {
       llm: { provider: "openai-compatible" as const, model: "fake-model" },
     };
     const reply = env.sessions.sendWithStart({ template, sessionId }, "Hello there", "m1");
-    const events = await collectTurn(hub, sessionId, "m1");
+    const events = await collectTurn(hub, env.sessions, sessionId, "m1");
     const result = await reply;
 
     assert.equal(result.error, undefined);
@@ -143,7 +144,7 @@ describe("live streaming of a session", () => {
     const reply = env.sessions.sendWithStart({ template, sessionId }, "Count to ten", "m1");
 
     // First viewer: leaves after its second text delta, mid-stream.
-    while (!(await hub.exists(sessionId))) await sleep(50);
+    while (!(await env.sessions.exists(sessionId))) await sleep(50);
     const firstPart: LiveEvent[] = [];
     const leave = new AbortController();
     let deltas = 0;

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { workflowIdFor } from "../../src/session/index.ts";
 import { activityAttempts, recordHistory } from "../support/history.ts";
 import { createTestEnv, testServer, uniqueId, type TestEnv } from "../support/temporal-env.ts";
-import { spawnWorker, type WorkerProcess } from "../support/worker-process.ts";
+import { spawnWorker, workerEnv, type WorkerProcess } from "../support/worker-process.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 
 const planner = shippedAgent("research-planner");
@@ -58,14 +58,8 @@ describe("a worker killed during a slow tool activity", () => {
   });
 
   it("completes the turn on a new worker, replies once, and the re-run is an activity retry in history", async () => {
-    const workerEnv = {
-      TEMPORAL_ADDRESS: testServer().address,
-      TEMPORAL_NAMESPACE: testServer().namespace,
-      AGENTDOCK_TASK_QUEUE: env.taskQueue,
-      SEARCH_PROVIDER: "searxng",
-      SEARXNG_URL: search.url,
-    };
-    const first = spawnWorker(workerEnv);
+    const processEnv = workerEnv(testServer(), env.taskQueue, search.url);
+    const first = spawnWorker(processEnv);
     workers.push(first);
     await first.ready;
 
@@ -83,7 +77,7 @@ describe("a worker killed during a slow tool activity", () => {
     }
     await first.kill("SIGKILL");
 
-    const second = spawnWorker(workerEnv);
+    const second = spawnWorker(processEnv);
     workers.push(second);
     await second.ready;
 
