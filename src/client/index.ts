@@ -1,6 +1,7 @@
 export {
   isEndedSessionError,
   SessionClient,
+  type MessageOwner,
   SessionRequestError,
   type StartSessionOptions,
 } from "./session-client.ts";
@@ -14,3 +15,5 @@ export {
   type ListFilter,
   type SessionListing,
 } from "./session-listing.ts";
+export { turnChunks } from "./turn-chunks.ts";
+export { TurnChunker, type TurnMetadata } from "./ui-chunks.ts";

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { createApiServer } from "../../server/index.ts";
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { createApiServer, tenantTokensFromEnv, type TenantToken } from "../../server/index.ts";
 import { portSchema } from "../arg-schemas.ts";
 import { agentsDirs } from "../agent-dirs.ts";
 import type { Command } from "../cli-context.ts";
@@ -32,7 +34,12 @@ Options:
   -h, --help   this help
 
 Environment:
-  AGENTDOCK_API_TOKEN     when set, /api routes need "Authorization: Bearer <token>"
+  AGENTDOCK_API_TOKEN     when set, /api routes need "Authorization: Bearer <token>" (the default tenant)
+  AGENTDOCK_API_TOKENS    tokens of tenants, "tenant:token,tenant:token"; each token sees only its
+                          tenant's sessions
+  AGENTDOCK_API_TOKENS_FILE
+                          the same as a JSON file: {"tenant": "token" | ["token", …]}
+                          Without any token the API is open, and serve listens on loopback only.
   AGENTDOCK_API_CORS_ORIGIN
                           origins browsers may call the API from, comma-separated ("*" for any)
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
@@ -73,7 +80,17 @@ export const serveCommand: Command = {
       throw usageError(`AGENTDOCK_API_PORT: "${envPort ?? ""}" is not a port (0-65535)`);
     }
     const host = args.host ?? context.env["AGENTDOCK_API_HOST"] ?? "127.0.0.1";
-    const token = context.env["AGENTDOCK_API_TOKEN"]?.trim();
+    let tokens: TenantToken[];
+    try {
+      tokens = tenantTokensFromEnv(context.env, (path) => readFileSync(path, "utf8"));
+    } catch (error) {
+      throw usageError(error instanceof Error ? error.message : String(error));
+    }
+    if (tokens.length === 0 && !isLoopback(host)) {
+      throw usageError(
+        `refusing to serve on ${host} without a token: anyone who reaches it could read and end every session. Set AGENTDOCK_API_TOKEN (or AGENTDOCK_API_TOKENS), or listen on 127.0.0.1`,
+      );
+    }
     const dirs = agentsDirs(context, args.dir);
     const corsOrigins = (context.env["AGENTDOCK_API_CORS_ORIGIN"] ?? "")
       .split(",")
@@ -85,7 +102,7 @@ export const serveCommand: Command = {
         taskQueue: connected.taskQueue,
         agentsDirs: dirs,
         corsOrigins,
-        ...(token === undefined || token === "" ? {} : { token }),
+        tokens,
         log: (line) => {
           writeLine(context.stderr, line);
         },
@@ -93,7 +110,7 @@ export const serveCommand: Command = {
       const { url } = await api.listen(port, host);
       writeLine(
         context.stderr,
-        `serve: HTTP API on ${url} (Temporal ${connected.settings.address}, namespace ${connected.settings.namespace}, task queue "${connected.taskQueue}", ${token === undefined || token === "" ? "no auth" : "bearer auth"})`,
+        `serve: HTTP API on ${url} (Temporal ${connected.settings.address}, namespace ${connected.settings.namespace}, task queue "${connected.taskQueue}", ${tokens.length === 0 ? "no auth" : `bearer auth, ${new Set(tokens.map((entry) => entry.tenant)).size} tenant(s)`})`,
       );
       await new Promise<void>((resolve) => {
         const stop = (): void => {
@@ -110,3 +127,10 @@ export const serveCommand: Command = {
     return ExitCode.ok;
   },
 };
+
+/** Addresses only this machine reaches: the one place an open API is acceptable. */
+function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1" || host === "[::1]";
+}
