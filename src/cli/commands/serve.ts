@@ -39,7 +39,11 @@ Environment:
                           tenant's sessions
   AGENTDOCK_API_TOKENS_FILE
                           the same as a JSON file: {"tenant": "token" | ["token", …]}
-                          Without any token the API is open, and serve listens on loopback only.
+                          Without any token the API is open, and serve refuses a non-loopback
+                          --host (exit 2)
+  AGENTDOCK_API_EXPOSED_HOST
+                          the address clients reach the port on, when not --host (a container's
+                          published address); the no-token refusal checks this one
   AGENTDOCK_API_CORS_ORIGIN
                           origins browsers may call the API from, comma-separated ("*" for any)
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
@@ -86,9 +90,11 @@ export const serveCommand: Command = {
     } catch (error) {
       throw usageError(error instanceof Error ? error.message : String(error));
     }
-    if (tokens.length === 0 && !isLoopback(host)) {
+    // In a container serve listens on 0.0.0.0 while the published port may be loopback only.
+    const exposed = context.env["AGENTDOCK_API_EXPOSED_HOST"]?.trim() || host;
+    if (tokens.length === 0 && !isLoopback(exposed)) {
       throw usageError(
-        `refusing to serve on ${host} without a token: anyone who reaches it could read and end every session. Set AGENTDOCK_API_TOKEN (or AGENTDOCK_API_TOKENS), or listen on 127.0.0.1`,
+        `refusing to serve on ${exposed} without a token: anyone who reaches it could read and end every session. Set AGENTDOCK_API_TOKEN (or AGENTDOCK_API_TOKENS), or listen on 127.0.0.1`,
       );
     }
     const dirs = agentsDirs(context, args.dir);
