@@ -116,7 +116,7 @@ export const serveCommand: Command = {
       const { url } = await api.listen(port, host);
       writeLine(
         context.stderr,
-        `serve: HTTP API on ${url} (Temporal ${connected.settings.address}, namespace ${connected.settings.namespace}, task queue "${connected.taskQueue}", ${tokens.length === 0 ? "no auth" : `bearer auth, ${new Set(tokens.map((entry) => entry.tenant)).size} tenant(s)`})`,
+        `serve: HTTP API on ${url} (Temporal ${connected.settings.address}, namespace ${connected.settings.namespace}, task queue "${connected.taskQueue}", ${tokens.length === 0 ? "no auth" : `${new Set(tokens.map((entry) => entry.tenant)).size} tenant(s), bearer auth`})`,
       );
       await new Promise<void>((resolve) => {
         const stop = (): void => {
