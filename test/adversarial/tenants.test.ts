@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
-import { SessionClient } from "../../src/client/index.ts";
+import { SessionClient, SessionRequestError } from "../../src/client/index.ts";
 import { loadAgent } from "../../src/agents/index.ts";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import {
@@ -151,6 +151,7 @@ describe("tenants: a token reaches only its tenant's sessions", () => {
           "sneaking in",
           uniqueId("m"),
         ),
+        (error) => error instanceof SessionRequestError && error.type === "TenantMismatch",
       );
       const history = await (
         await request(tokens.acme, "GET", `/api/sessions/${acmeSession}/history`)
