@@ -1,7 +1,9 @@
 export {
+  DEFAULT_END_WAIT_MS,
   isEndedSessionError,
   SessionClient,
   SessionRequestError,
+  type EndOutcome,
   type StartSessionOptions,
 } from "./session-client.ts";
 export { LiveTranslator, type LiveEvent, type LiveItem } from "./live-events.ts";

@@ -82,7 +82,10 @@ export async function deleteSessionRoute(
     throw new ApiError(400, "invalid_query", "reason: at most 500 characters");
   }
   try {
-    sendJson(response, 200, await api.sessions.end(sessionId, reason));
+    // 200 with the final state once the workflow has closed; 202 while it still answers the
+    // messages queued before the request ("ending": `pendingMessages` says how many).
+    const outcome = await api.sessions.end(sessionId, reason);
+    sendJson(response, outcome.ended ? 200 : 202, outcome.view);
   } catch (error) {
     throw toApiError(error, sessionId);
   }
