@@ -16,3 +16,4 @@ export {
   type ListFilter,
   type SessionListing,
 } from "./session-listing.ts";
+export { watchTurn, type TurnWatchEvent, type WatchTurnOptions } from "./turn-watcher.ts";

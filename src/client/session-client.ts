@@ -151,6 +151,21 @@ export class SessionClient {
     return { result: () => unwrapped(handle.result()) };
   }
 
+  /** Like `submit`, for a running session (never starts one). */
+  async submitTo(
+    sessionId: string,
+    text: string,
+    messageId: string,
+  ): Promise<{ result(): Promise<TurnResult> }> {
+    const handle = await unwrapped(
+      this.handle(sessionId).startUpdate(sendMessageUpdate, {
+        args: [{ messageId, text }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      }),
+    );
+    return { result: () => unwrapped(handle.result()) };
+  }
+
   /** Sends a message to a running session and waits for the turn's result. */
   async send(sessionId: string, text: string, messageId: string): Promise<TurnResult> {
     return unwrapped(

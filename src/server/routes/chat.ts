@@ -13,11 +13,9 @@ import type { ApiContext } from "../api-context.ts";
 import { ApiError, toApiError } from "../api-error.ts";
 import { readJsonBody } from "../http-io.ts";
 import type { RouteContext } from "../router.ts";
+import { watchTurn } from "../../client/index.ts";
 import { TurnChunker } from "../ui-chunks.ts";
 import { invalidBody } from "../validation.ts";
-
-/** How long a finished turn's live events may lag its result before the result alone is sent. */
-const RESULT_GRACE_MS = 3_000;
 
 /** The body `useChat` (DefaultChatTransport) sends: the chat id is the session id. */
 const chatBodySchema = z.looseObject({
@@ -159,41 +157,18 @@ async function* turnChunks(
 ): AsyncGenerator<UIMessageChunk> {
   const chunker = new TurnChunker();
   yield* chunker.start(`${sessionId}:${messageId}`);
-  const live = new AbortController();
-  gone.addEventListener("abort", () => {
-    live.abort();
-  });
-  const state = { inTurn: false, seenTurn: false };
-  // A turn answered long ago (a repeated request) has no live events left: once the result is
-  // in, wait a little for them, then answer from the result alone.
-  result.then(
-    () => {
-      setTimeout(() => {
-        if (!state.seenTurn) live.abort();
-      }, RESULT_GRACE_MS).unref();
-    },
-    () => {
-      live.abort();
-    },
-  );
-  for await (const { item } of api.hub.watch(sessionId, undefined, live.signal)) {
-    if (item.type === "session" && item.event.type === "turn_started") {
-      state.inTurn = item.event.messageId === messageId;
-      state.seenTurn ||= state.inTurn;
-      continue;
-    }
-    if (!state.inTurn) continue;
-    if (item.type === "session" && item.event.type === "turn_finished") break;
-    yield* chunker.fromLive(item);
-  }
-  if (gone.aborted) return;
-  let turn: TurnResult;
   try {
-    turn = await result;
+    for await (const watched of watchTurn({
+      hub: api.hub,
+      sessionId,
+      messageId,
+      result,
+      signal: gone,
+    })) {
+      if (watched.type === "live") yield* chunker.fromLive(watched.event.item);
+      else yield* chunker.finish(watched.result, watched.complete);
+    }
   } catch (error) {
     yield { type: "error", errorText: toApiError(error, sessionId).message };
-    return;
   }
-  if (!state.seenTurn) yield* chunker.fromResult(turn);
-  yield* chunker.finish(turn);
 }
