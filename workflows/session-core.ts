@@ -275,6 +275,7 @@ export class SessionCore {
       publish: (event) => {
         this.stream.publishEvent(event);
       },
+      openModelTopic: () => this.stream.openModelTopic(),
     };
   }
 

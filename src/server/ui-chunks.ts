@@ -54,6 +54,7 @@ export class TurnChunker {
         this.reasoningId = undefined;
         return this.stepOpen ? [{ type: "reset-step" }] : [];
       case "gap":
+      case "skipped":
         return [];
       case "session":
         return this.fromEvent(item.event);

@@ -151,7 +151,7 @@ describe("no reply is ever lost to a client", { timeout: 300_000 }, () => {
       );
       const finished = seen.at(-1);
       assert.equal(finished?.type, "finished");
-      const result: TurnResult = (finished).result;
+      const result: TurnResult = finished.result;
       assert.equal(result.messageId, "slow-1");
       assert.match(result.text, /hello, slowly/);
     } finally {
