@@ -19,7 +19,9 @@ export default async function* summaryReporter(
       const subtestsOnly =
         (details.error as Error & { failureType?: string }).failureType === "subtestsFailed";
       if (!subtestsOnly) {
-        const cause = inspect(details.error.cause ?? details.error, { depth: 4 });
+        // The runner wraps what the test threw; `cause` is the original error.
+        const thrown: unknown = (details.error as Error & { cause?: unknown }).cause;
+        const cause = inspect(thrown ?? details.error, { depth: 4 });
         failures.push(`✖ ${name}${file === undefined ? "" : ` (${file})`}\n${indent(cause)}`);
       }
       if (nesting === 0) yield `✖ ${name} (${seconds(details.duration_ms)})\n`;
