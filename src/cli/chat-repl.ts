@@ -48,14 +48,19 @@ export async function runChat(options: ChatOptions): Promise<void> {
     }
   };
 
-  const lines = createInterface({ input: options.input, terminal: options.interactive });
+  // In a terminal readline puts it in raw mode and must echo what is typed itself: give it the
+  // output, or the person types blind.
+  const lines = createInterface({
+    input: options.input,
+    ...(options.interactive ? { output, terminal: true, prompt: "you › " } : { terminal: false }),
+  });
   // In a terminal, readline takes Ctrl-C itself: end the chat (the session is kept).
   lines.on("SIGINT", () => {
     output.write("\n");
     lines.close();
   });
   const prompt = (): void => {
-    if (options.interactive) output.write("you › ");
+    if (options.interactive) lines.prompt();
   };
   prompt();
   try {
