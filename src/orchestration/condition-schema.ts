@@ -56,12 +56,14 @@ export const messageRegexConditionSchema = z.strictObject({
     .string()
     .min(1, "a regular expression cannot be empty")
     .max(1000, "keep regular expressions under 1000 characters")
-    .describe("A JavaScript regular expression, without slashes."),
+    .describe(
+      "A regular expression without slashes, matched by RE2 (linear time): JavaScript syntax without lookaround or backreferences.",
+    ),
   flags: z
     .string()
     .regex(/^[imsu]*$/, "flags may only combine i, m, s and u (g and y make matching stateful)")
     .optional()
-    .describe("Regular expression flags: any of i, m, s, u."),
+    .describe("Regular expression flags: any of i, m, s, u (u changes nothing on RE2)."),
   description,
 });
 
