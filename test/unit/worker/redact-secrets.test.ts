@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { LanguageModelV4StreamPart, ProviderV4 } from "@ai-sdk/provider";
 import { ApplicationFailure } from "@temporalio/common";
+import {
+  convertArrayToReadableStream,
+  convertReadableStreamToArray,
+  MockLanguageModelV4,
+} from "ai/test";
+import { withClassifiedFailures } from "../../../src/worker/classify-model-failures.ts";
 import { createRedactor, secretsFromEnv } from "../../../src/worker/redact-secrets.ts";
 
 describe("the worker's redactor", () => {
@@ -56,5 +63,40 @@ describe("the worker's redactor", () => {
       }).sort(),
       ["a", "b", "c", "d"],
     );
+  });
+});
+
+describe("the model's stream on the worker", () => {
+  it("carries no secret in an error part or a raw chunk a provider streams", async () => {
+    const secret = "streamed-secret-value-123";
+    const model = new MockLanguageModelV4({
+      doStream: () =>
+        Promise.resolve({
+          stream: convertArrayToReadableStream<LanguageModelV4StreamPart>([
+            { type: "raw", rawValue: { error: { message: `bad key ${secret}` } } },
+            { type: "error", error: { message: `Incorrect API key provided: ${secret}` } },
+            { type: "error", error: new Error(`upstream echoed ${secret}`) },
+          ]),
+        }),
+    });
+    const provider: ProviderV4 = {
+      specificationVersion: "v4",
+      languageModel: () => model,
+      embeddingModel: () => {
+        throw new Error("not used");
+      },
+      imageModel: () => {
+        throw new Error("not used");
+      },
+    };
+    const wrapped = withClassifiedFailures(provider, createRedactor([secret])).languageModel("m");
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    const parts = await convertReadableStreamToArray(stream);
+    const shown = JSON.stringify(parts, (_key, value: unknown) =>
+      value instanceof Error ? value.message : value,
+    );
+    assert.equal(parts.length, 3);
+    assert.ok(!shown.includes(secret), shown);
+    assert.match(shown, /Incorrect API key provided: \[redacted\]/);
   });
 });
