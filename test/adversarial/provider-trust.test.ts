@@ -84,8 +84,13 @@ describe("what a workflow input may make the worker reach", () => {
       const second = await within(env.sessions.send(sessionId, "Again", "m2"), turnMs, "turn 2");
       assert.match(second.error ?? "", /AGENTDOCK_ALLOWED_BASE_URLS/);
       assert.equal(second.turn, 2);
-      const ended = await within(env.sessions.end(sessionId), turnMs, "end");
-      assert.equal(ended.sessionId, sessionId);
+      await within(env.sessions.end(sessionId), turnMs, "end");
+      const closed: unknown = await within(
+        env.client.workflow.getHandle(workflowIdFor(sessionId)).result() as Promise<unknown>,
+        turnMs,
+        "the workflow's result",
+      );
+      assert.ok(closed !== undefined, "the session ended");
     }
     assert.equal(listener.requests.length, 0);
   });
