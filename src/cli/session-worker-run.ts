@@ -12,7 +12,9 @@ export async function createConfiguredWorker(
   options: { connection: NativeConnection; namespace: string; taskQueue: string },
 ): Promise<Worker> {
   const searchProvider = createSearchProvider(searchConfigFromEnv(context.env));
-  const { modelProvider, secrets } = workerModelSetup(context.env, agentsDirs(context));
+  const { modelProvider, secrets } = workerModelSetup(context.env, agentsDirs(context), (line) => {
+    writeLine(context.stderr, `worker: warning: ${line}`);
+  });
   return createSessionWorker({
     ...options,
     modelProvider,

@@ -80,7 +80,9 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     agentsDirs: [resolve("agents")],
     tools: toolCatalogueEntries,
   });
-  const models = workerModelSetup(env, [resolve("agents")]);
+  const models = workerModelSetup(env, [resolve("agents")], (line) => {
+    console.error(`warning: ${line}`);
+  });
   const searchProvider = createSearchProvider(searchConfigFromEnv(env));
 
   // The chat owns the terminal: only warnings from the SDK and the workflow bundler.
