@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { jsonErrorPosition } from "./json-error-position.ts";
+import { encodeModelId } from "../llm/model-id.ts";
+import { ModelIdError } from "../llm/model-id-error.ts";
 import {
   parseAgentTemplate,
   TemplateError,
@@ -65,8 +67,23 @@ export function loadTemplateFile(file: string, tools: readonly ToolCatalogueEntr
     source: shown,
     onWarning: (warning) => warnings.push(warning),
   });
+  checkLlmBlock(template, shown);
   const idKey = typeof json === "object" && json !== null && "agentId" in json ? "agentId" : "id";
   return { template, file, warnings, idKey };
+}
+
+/**
+ * The `llm` block through the same `encodeModelId` the session workflow runs, so a block the
+ * workflow could not use (a scripted "gpt-4o", a file:// base URL) is refused here, naming the
+ * field, instead of failing every turn of every session started from it.
+ */
+function checkLlmBlock(template: AgentTemplate, shown: string): void {
+  try {
+    encodeModelId(template.llm);
+  } catch (error) {
+    if (!(error instanceof ModelIdError)) throw error;
+    throw new TemplateError([{ path: error.field ?? "llm", message: error.message }], shown);
+  }
 }
 
 /** Loads `agents/<id>/template.json` from the first folder that has it. */
