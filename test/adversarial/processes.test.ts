@@ -50,10 +50,10 @@ async function gone(pids: readonly number[], timeoutMs: number): Promise<number[
   const deadline = Date.now() + timeoutMs;
   let alive = [...pids];
   while (Date.now() < deadline) {
+    // A zombie (ended, not yet reaped by whoever adopted it) counts as gone.
     alive = alive.filter((pid) => {
       try {
-        process.kill(pid, 0);
-        return true;
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
       } catch {
         return false;
       }
@@ -163,7 +163,7 @@ describe("serve under SIGTERM", { timeout: 180_000 }, () => {
     assert.deepEqual(await gone(pidsWith(marker), 5_000), [], "a process outlived the launcher");
   });
 
-  it("npx agentdock-temporal serve ends with its child on SIGTERM, status 0, port closed", async () => {
+  it("npx agentdock-temporal serve takes the launcher and its child down on SIGTERM, port closed", async () => {
     const marker = join(dir, "npx-marker");
     const { process: serve, url } = await startServe(
       { ...serveEnv(env.taskQueue), PATH: node20Path },
@@ -172,10 +172,12 @@ describe("serve under SIGTERM", { timeout: 180_000 }, () => {
     );
     track(serve);
     serve.child.kill("SIGTERM");
+    // npm passes SIGTERM to the shell it runs the bin with; the shell dies of it without passing
+    // it on, and npm then ends itself with the shell's signal: its status is npm's, not ours.
     const code = await serve.exited(20_000);
-    assert.equal(code, 0, serve.output());
+    assert.ok(code === 0 || code === "SIGTERM", `${code}\n${serve.output()}`);
+    assert.deepEqual(await gone(pidsWith(marker), 10_000), [], "a process outlived npx");
     assert.ok(await refused(url), "the child still serves");
-    assert.deepEqual(await gone(pidsWith(marker), 5_000), [], "a process outlived npx");
   });
 });
 
