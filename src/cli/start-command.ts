@@ -103,6 +103,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     uiPort: options["ui-port"],
     searchAttributes: sessionSearchAttributes,
     logFile: resolve(dirname(dbFile), "dev-server.log"),
+    env,
   });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });

@@ -1,13 +1,12 @@
 import { z } from "zod";
+import { boundedString, templateLimits } from "./template-limits.ts";
 
 /** Tool names are plain identifiers; patterns (with `*`) are only valid in tool policies. */
-export const toolNameSchema = z
-  .string()
+export const toolNameSchema = boundedString(templateLimits.name)
   .min(1, "a tool name cannot be empty")
   .regex(/^[A-Za-z0-9_.-]+$/, "a tool name uses letters, digits, '_', '.' or '-' only");
 
-const description = z
-  .string()
+const description = boundedString(templateLimits.description)
   .optional()
   .describe("Free text explaining the condition; shown in events.");
 
@@ -34,7 +33,10 @@ export const notRecentlyUsedConditionSchema = z.strictObject({
   description,
 });
 
-const messageText = z.string().min(1, "the text to look for cannot be empty");
+const messageText = boundedString(templateLimits.messageText).min(
+  1,
+  "the text to look for cannot be empty",
+);
 
 export const messageContainsConditionSchema = z.strictObject({
   type: z.literal("message_contains"),
