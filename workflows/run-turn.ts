@@ -13,7 +13,6 @@ import {
   MODEL_ACTIVITY_MAX_ATTEMPTS,
   MODEL_ACTIVITY_TIMEOUT,
 } from "../src/session/constants.ts";
-import { MODEL_PARTS_TOPIC } from "../src/session/stream-topics.ts";
 import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
 import { StreamingActivityModel } from "./streaming-model.ts";
@@ -32,7 +31,8 @@ const STREAMING_PATCH = "stream-model-calls";
  * A model for one step: its activity streams parts to live subscribers and carries a summary
  * the Web UI shows ("model step 2 · EvaluationMode").
  */
-function modelForStep(modelId: string, stepNumber: number, activeStep: string | undefined) {
+function modelForStep(context: TurnContext, stepNumber: number, activeStep: string | undefined) {
+  const { modelId } = context;
   const options: ActivityOptions = {
     startToCloseTimeout: MODEL_ACTIVITY_TIMEOUT,
     retry: {
@@ -45,7 +45,7 @@ function modelForStep(modelId: string, stepNumber: number, activeStep: string | 
   if (!patched(STREAMING_PATCH)) {
     return new TemporalProvider({ languageModel: options }).languageModel(modelId);
   }
-  return new StreamingActivityModel(modelId, MODEL_PARTS_TOPIC, {
+  return new StreamingActivityModel(modelId, () => context.openModelTopic(), {
     ...options,
     // The worker heartbeats running model activities (liveness): a dead worker is noticed
     // quickly even while a slow model has not produced its first token.
@@ -103,7 +103,7 @@ export async function runModelLoop(
   const completed: ModelMessage[] = [];
   try {
     const result = await generateText({
-      model: modelForStep(context.modelId, 0, context.state().activeStep),
+      model: modelForStep(context, 0, context.state().activeStep),
       messages,
       tools: buildToolSet(orchestrator, context),
       stopWhen: isStepCount(template.options.maxSteps),
@@ -121,7 +121,7 @@ export async function runModelLoop(
         });
         const choice = orchestrator.toolChoice(state);
         return {
-          model: modelForStep(context.modelId, stepNumber, state.activeStep),
+          model: modelForStep(context, stepNumber, state.activeStep),
           activeTools: allowed,
           instructions: instructionsFor(template, state, allowed, context.summary()),
           toolChoice:

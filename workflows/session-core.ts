@@ -6,7 +6,7 @@ import {
   type OrchestrationState,
   type Orchestrator,
 } from "../src/orchestration/index.ts";
-import { encodeModelId } from "../src/llm/model-id.ts";
+import { modelIdOrError } from "../src/llm/model-id.ts";
 import { REMEMBERED_MESSAGE_IDS, REMEMBERED_RESULTS } from "../src/session/constants.ts";
 import type {
   CarriedSession,
@@ -153,11 +153,15 @@ export class SessionCore {
     this.messages.push({ role: "user", content: message.text });
 
     const toolCalls: ToolCallRecord[] = [];
-    const outcome = await runModelLoop(
-      this.orchestrator,
-      this.turnContext(toolCalls),
-      this.messages as ModelMessage[],
-    );
+    const model = modelIdOrError(this.input.template.llm);
+    const outcome =
+      "error" in model
+        ? { text: "", responseMessages: [], error: model.error }
+        : await runModelLoop(
+            this.orchestrator,
+            this.turnContext(toolCalls, model.modelId),
+            this.messages as ModelMessage[],
+          );
     this.messages.push(...(outcome.responseMessages as SessionMessage[]));
 
     this.pending.shift();
@@ -207,11 +211,9 @@ export class SessionCore {
     const leaving = this.messages.slice(0, cut);
     const turns = leaving.filter((message) => message.role === "user").length;
     if (summarize) {
-      const outcome = await summarizeHistory(
-        encodeModelId(this.input.template.llm),
-        this.summary,
-        leaving,
-      );
+      const model = modelIdOrError(this.input.template.llm);
+      const outcome =
+        "error" in model ? model : await summarizeHistory(model.modelId, this.summary, leaving);
       if ("error" in outcome) {
         this.emit({ type: "history_summary_failed", error: outcome.error });
         return;
@@ -244,10 +246,10 @@ export class SessionCore {
     }
   }
 
-  private turnContext(toolCalls: ToolCallRecord[]): TurnContext {
+  private turnContext(toolCalls: ToolCallRecord[], modelId: string): TurnContext {
     return {
       sessionId: this.input.sessionId,
-      modelId: encodeModelId(this.input.template.llm),
+      modelId,
       state: () => this.state,
       summary: () => this.summary,
       applyToolUsed: (toolName) => {
@@ -275,6 +277,7 @@ export class SessionCore {
       publish: (event) => {
         this.stream.publishEvent(event);
       },
+      openModelTopic: () => this.stream.openModelTopic(),
     };
   }
 

@@ -1,4 +1,4 @@
-import { ApplicationFailure, setHandler } from "@temporalio/workflow";
+import { ApplicationFailure, patched, setHandler, uuid4 } from "@temporalio/workflow";
 import {
   decodePayloadWire,
   WorkflowStream,
@@ -10,7 +10,7 @@ import {
   type WorkflowStreamState,
 } from "@temporalio/workflow-streams/workflow";
 import { z } from "zod";
-import { SESSION_EVENTS_TOPIC } from "../src/session/stream-topics.ts";
+import { MODEL_PARTS_TOPIC, SESSION_EVENTS_TOPIC } from "../src/session/stream-topics.ts";
 import { formatIssues } from "../src/session/session-types.ts";
 import type { StreamEvent } from "../src/session/session-types.ts";
 
@@ -45,35 +45,45 @@ function isDecodable(input: PublishInput): boolean {
   }
 }
 
+/** Sessions that started before publishes were tied to a model call accept the shared topic. */
+const PUBLISH_GUARD_PATCH = "stream-publish-guard";
+
 /**
  * The session's live stream: an offset-addressed log that subscribers long-poll (updates) and
  * the model activity publishes stream parts to (signals). Signals are not validated by the
- * server, so a malformed publish is rejected here and reported instead of failing the workflow
- * task; a malformed poll is refused by its validator.
+ * server and anyone who can reach Temporal can send one, so a publish is accepted only when it
+ * is well formed and every item is on the topic of the model call in progress, a topic named
+ * afresh for each call (`model/<uuid>`) and handed only to that call's activity. Session events
+ * are published by the workflow itself and never through a signal. A rejected publish is
+ * reported instead of failing the workflow task; a malformed poll is refused by its validator.
  */
 export class SessionStream extends WorkflowStream {
+  /** The topic the running model call publishes to; nothing is accepted before the first call. */
+  private modelTopic: string | undefined;
+
   constructor(priorState: WorkflowStreamState | undefined, onRejected: (reason: string) => void) {
     // Signals that arrived before this run's first task are delivered the moment a handler is
     // registered, and the library's constructor registers an unchecked one: take them first.
-    const early: PublishInput[] = [];
-    const checked = (input: unknown): PublishInput | undefined => {
-      const parsed = publishInputSchema.safeParse(input);
-      if (parsed.success && isDecodable(parsed.data)) return parsed.data;
-      onRejected("stream publish: malformed payload ignored");
-      return undefined;
-    };
-    setHandler(workflowStreamPublishSignal, (input: unknown) => {
-      const valid = checked(input);
-      if (valid !== undefined) early.push(valid);
+    // No model call runs before this run's first task, so none of them is the session's own.
+    setHandler(workflowStreamPublishSignal, () => {
+      onRejected("stream publish: not from a model call of this session, ignored");
     });
     super(priorState);
     const internals = this as unknown as StreamInternals;
-    // Replace the library's handlers with validating ones that delegate to it.
+    // Replace the library's handlers with checking ones that delegate to it.
     setHandler(workflowStreamPublishSignal, (input: unknown) => {
-      const valid = checked(input);
-      if (valid !== undefined) internals.onPublish(valid);
+      const parsed = publishInputSchema.safeParse(input);
+      if (!parsed.success || !isDecodable(parsed.data)) {
+        onRejected("stream publish: malformed payload ignored");
+        return;
+      }
+      const topic = this.modelTopic;
+      if (topic === undefined || parsed.data.items.some((item) => item.topic !== topic)) {
+        onRejected("stream publish: not from a model call of this session, ignored");
+        return;
+      }
+      internals.onPublish(parsed.data);
     });
-    for (const input of early) internals.onPublish(input);
     setHandler(workflowStreamPollUpdate, (input: PollInput) => internals.onPoll(input), {
       validator: (input: unknown) => {
         const parsed = pollInputSchema.safeParse(input);
@@ -101,6 +111,17 @@ export class SessionStream extends WorkflowStream {
   get offset(): number {
     const internals = this as unknown as StreamInternals;
     return internals.baseOffset + internals.log.length;
+  }
+
+  /**
+   * The topic for the model call about to start; from now on only publishes to it are accepted
+   * (the previous call's topic is closed).
+   */
+  openModelTopic(): string {
+    this.modelTopic = patched(PUBLISH_GUARD_PATCH)
+      ? `${MODEL_PARTS_TOPIC}/${uuid4()}`
+      : MODEL_PARTS_TOPIC;
+    return this.modelTopic;
   }
 
   publishEvent(event: StreamEvent): void {

@@ -23,11 +23,12 @@ export class StreamingActivityModel implements LanguageModelV4 {
   readonly supportedUrls = {};
   readonly modelId: string;
   private readonly activityOptions: ActivityOptions;
-  private readonly streamingTopic: string;
+  /** Names the topic of one call, when it starts (the stream accepts publishes only there). */
+  private readonly openTopic: () => string;
 
-  constructor(modelId: string, streamingTopic: string, activityOptions: ActivityOptions) {
+  constructor(modelId: string, openTopic: () => string, activityOptions: ActivityOptions) {
     this.modelId = modelId;
-    this.streamingTopic = streamingTopic;
+    this.openTopic = openTopic;
     this.activityOptions = activityOptions;
   }
 
@@ -36,7 +37,7 @@ export class StreamingActivityModel implements LanguageModelV4 {
     const result = await activities.invokeModelStreaming({
       modelId: this.modelId,
       options,
-      streamingTopic: this.streamingTopic,
+      streamingTopic: this.openTopic(),
     });
     // Timestamps cross the activity boundary as strings; the AI SDK expects a Date.
     const timestamp: unknown = result.response?.timestamp;

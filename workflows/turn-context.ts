@@ -16,6 +16,8 @@ export interface TurnContext {
   /** Adds one model call's reported usage to the session totals. */
   applyUsage(usage: ReportedTokenUsage): void;
   emit(event: SessionEvent): void;
+  /** Names the live-stream topic of a model call as it starts (see SessionStream). */
+  openModelTopic(): string;
   /** Publishes to live subscribers only (not the event log continue-as-new carries). */
   publish(event: StreamEvent): void;
 }

@@ -6,7 +6,9 @@ export {
   type AgentListing,
   type LoadedAgent,
   type LoadOptions,
+  type SkippedEntry,
 } from "./load-agent.ts";
+export { MAX_TEMPLATE_FILE_BYTES, TemplateTooLargeError } from "./template-too-large-error.ts";
 export {
   templateJsonSchema,
   templateJsonSchemaFile,

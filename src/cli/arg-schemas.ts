@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export { agentIdSchema, sessionIdSchema } from "../session/ids.ts";
+export { agentIdSchema, messageIdSchema, sessionIdSchema } from "../session/ids.ts";
 
 export const portSchema = z.coerce.number().int().min(0).max(65535);
 

@@ -2,9 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import type { SessionClient } from "../client/index.ts";
-import type { TurnResult } from "../session/index.ts";
-import { setTimeout as sleep } from "node:timers/promises";
-import { StreamHub } from "../client/index.ts";
+import { StreamHub, watchTurn } from "../client/index.ts";
 import { TurnView } from "./turn-view.ts";
 
 export interface ChatOptions {
@@ -31,36 +29,38 @@ export async function runChat(options: ChatOptions): Promise<void> {
   const view = new TurnView(output, template.name);
   let started = options.resumed;
 
-  const send = async (text: string, messageId: string): Promise<TurnResult> => {
-    if (started) return sessions.send(sessionId, text, messageId);
+  /** Sends one message (starting the session with the first) and shows its turn live. */
+  const runTurn = async (text: string, messageId: string): Promise<void> => {
+    // The session has accepted the message when this returns (it exists from then on); only
+    // the first message of a new chat may start it, so an ended session is never restarted.
+    const accepted = started
+      ? await sessions.submitTo(sessionId, text, messageId)
+      : await sessions.submit({ template, sessionId }, text, messageId);
     started = true;
-    return sessions.sendWithStart({ template, sessionId }, text, messageId);
-  };
-
-  /** Prints the live events of one turn until it finishes or `stop` aborts. */
-  const watchTurn = async (messageId: string, stop: AbortSignal): Promise<void> => {
-    // A new session exists once the update-with-start is accepted.
-    while (!stop.aborted && !(await sessions.exists(sessionId))) await sleep(50);
-    let inTurn = false;
-    for await (const { item } of hub.watch(sessionId, undefined, stop)) {
-      if (item.type === "session" && item.event.type === "turn_started") {
-        inTurn = item.event.messageId === messageId;
-        continue;
-      }
-      if (!inTurn) continue;
-      if (item.type === "session" && item.event.type === "turn_finished") return;
-      view.show(item);
+    for await (const watched of watchTurn({
+      hub,
+      sessionId,
+      messageId,
+      result: accepted.result(),
+    })) {
+      if (watched.type === "live") view.show(watched.event.item);
+      else view.finish(watched.result);
     }
   };
 
-  const lines = createInterface({ input: options.input, terminal: options.interactive });
+  // In a terminal readline puts it in raw mode and must echo what is typed itself: give it the
+  // output, or the person types blind.
+  const lines = createInterface({
+    input: options.input,
+    ...(options.interactive ? { output, terminal: true, prompt: "you › " } : { terminal: false }),
+  });
   // In a terminal, readline takes Ctrl-C itself: end the chat (the session is kept).
   lines.on("SIGINT", () => {
     output.write("\n");
     lines.close();
   });
   const prompt = (): void => {
-    if (options.interactive) output.write("you › ");
+    if (options.interactive) lines.prompt();
   };
   prompt();
   try {
@@ -71,18 +71,10 @@ export async function runChat(options: ChatOptions): Promise<void> {
         continue;
       }
       if (text === "/exit" || text === "/quit") break;
-      const messageId = randomUUID();
-      const stop = new AbortController();
       view.reset();
-      const watching = watchTurn(messageId, stop.signal).catch(() => undefined);
       try {
-        const result = await send(text, messageId);
-        // The live view may trail the result by a poll: let it finish, but not wait forever.
-        await Promise.race([watching, sleep(2_000)]);
-        stop.abort();
-        view.finish(result);
+        await runTurn(text, randomUUID());
       } catch (error) {
-        stop.abort();
         view.line(`  ✗ ${error instanceof Error ? error.message : String(error)}`);
       }
       prompt();

@@ -2,6 +2,7 @@ import { NamespaceNotFoundError } from "@temporalio/common";
 import { CliError } from "./cli-error.ts";
 import { connectHint } from "./connect.ts";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.ts";
+import { temporalOverload } from "../temporal-overload.ts";
 
 /** What any error escaping a command means for the exit status, and the message to print. */
 export function errorExit(error: unknown): { exitCode: ExitCodeValue; message: string } {
@@ -10,6 +11,16 @@ export function errorExit(error: unknown): { exitCode: ExitCodeValue; message: s
     return {
       exitCode: ExitCode.unreachable,
       message: `namespace "${error.namespace}" does not exist on this Temporal server (TEMPORAL_NAMESPACE)\n${connectHint}`,
+    };
+  }
+  const overload = temporalOverload(error);
+  if (overload !== undefined) {
+    return {
+      exitCode: ExitCode.failed,
+      message:
+        overload.scope === "session"
+          ? `the session is busy: too many messages in flight (${overload.message}); send again in a few seconds`
+          : `Temporal is overloaded (${overload.message}); try again in a few seconds`,
     };
   }
   // node:util parseArgs (the start command parses its own options).

@@ -1,10 +1,10 @@
 import type { NativeConnection, Worker } from "@temporalio/worker";
-import { createModelProvider } from "../llm/model-provider.ts";
-import { providerConfigFromEnv } from "../llm/provider-config.ts";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
+import { agentsDirs } from "./agent-dirs.ts";
 import type { CliContext } from "./cli-context.ts";
 import { writeLine } from "./output.ts";
+import { workerModelSetup } from "./worker-model-setup.ts";
 
 /** A session worker with the model providers and search provider the environment configures. */
 export async function createConfiguredWorker(
@@ -12,9 +12,13 @@ export async function createConfiguredWorker(
   options: { connection: NativeConnection; namespace: string; taskQueue: string },
 ): Promise<Worker> {
   const searchProvider = createSearchProvider(searchConfigFromEnv(context.env));
+  const { modelProvider, secrets } = workerModelSetup(context.env, agentsDirs(context), (line) => {
+    writeLine(context.stderr, `worker: warning: ${line}`);
+  });
   return createSessionWorker({
     ...options,
-    modelProvider: createModelProvider(providerConfigFromEnv(context.env)),
+    modelProvider,
+    secrets,
     ...(searchProvider === undefined ? {} : { searchProvider }),
   });
 }

@@ -9,13 +9,12 @@ import { loadAgent } from "../agents/index.ts";
 import { SessionClient } from "../client/index.ts";
 import { startDevServer } from "../dev-server/dev-server.ts";
 import { ensureTemporalCli } from "../dev-server/find-temporal-cli.ts";
-import { createModelProvider } from "../llm/model-provider.ts";
-import { providerConfigFromEnv } from "../llm/provider-config.ts";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
 import { DEFAULT_TASK_QUEUE, sessionSearchAttributes, workflowIdFor } from "../session/index.ts";
 import { toolCatalogueEntries } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
 import { runChat } from "./chat-repl.ts";
+import { workerModelSetup } from "./worker-model-setup.ts";
 
 export const startHelp = `Usage: npm start [-- options]
 
@@ -81,7 +80,9 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     agentsDirs: [resolve("agents")],
     tools: toolCatalogueEntries,
   });
-  const providerConfig = providerConfigFromEnv(env);
+  const models = workerModelSetup(env, [resolve("agents")], (line) => {
+    console.error(`warning: ${line}`);
+  });
   const searchProvider = createSearchProvider(searchConfigFromEnv(env));
 
   // The chat owns the terminal: only warnings from the SDK and the workflow bundler.
@@ -102,6 +103,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     uiPort: options["ui-port"],
     searchAttributes: sessionSearchAttributes,
     logFile: resolve(dirname(dbFile), "dev-server.log"),
+    env,
   });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });
@@ -111,7 +113,8 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     connection: nativeConnection,
     namespace: server.namespace,
     taskQueue,
-    modelProvider: createModelProvider(providerConfig),
+    modelProvider: models.modelProvider,
+    secrets: models.secrets,
     ...(searchProvider === undefined ? {} : { searchProvider }),
   });
   const workerRun = worker.run();

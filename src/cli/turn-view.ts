@@ -43,6 +43,9 @@ export class TurnView {
       case "gap":
         this.line("  … some live events were missed");
         return;
+      case "skipped":
+        this.line(`  … ${item.reason}`);
+        return;
       case "session": {
         const description =
           item.event.type === "tool_output" ? undefined : describeEvent(item.event);

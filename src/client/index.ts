@@ -1,8 +1,10 @@
 export {
+  DEFAULT_END_WAIT_MS,
   isEndedSessionError,
   SessionClient,
   type MessageOwner,
   SessionRequestError,
+  type EndOutcome,
   type StartSessionOptions,
 } from "./session-client.ts";
 export { LiveTranslator, type LiveEvent, type LiveItem } from "./live-events.ts";
@@ -15,5 +17,5 @@ export {
   type ListFilter,
   type SessionListing,
 } from "./session-listing.ts";
-export { turnChunks } from "./turn-chunks.ts";
+export { watchTurn, type TurnWatchEvent, type WatchTurnOptions } from "./turn-watcher.ts";
 export { TurnChunker, type TurnMetadata } from "./ui-chunks.ts";

@@ -13,7 +13,9 @@ export type LiveItem =
   | { type: "tool_call"; step: number; toolCallId: string; toolName: string; input: unknown }
   | { type: "model_retry"; step: number }
   /** Items were dropped between the previous offset and this one (the viewer fell too far behind). */
-  | { type: "gap"; from: number };
+  | { type: "gap"; from: number }
+  /** An item that could not be read was skipped (reported once per stream). */
+  | { type: "skipped"; reason: string };
 
 export interface LiveEvent {
   offset: number;

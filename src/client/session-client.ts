@@ -12,7 +12,7 @@ import proto from "@temporalio/proto";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import {
   agentIdKey,
-  endSessionUpdate,
+  endSessionSignal,
   eventsQuery,
   historyQuery,
   sendMessageUpdate,
@@ -28,6 +28,7 @@ import {
   type LoggedEvent,
   type SessionInput,
   type SessionMessage,
+  type SessionResult,
   type SessionSettings,
   type SessionView,
   type TurnResult,
@@ -50,6 +51,15 @@ export interface MessageOwner {
 
 /** gRPC's NOT_FOUND status code. */
 const grpcNotFound = 5;
+
+/** How long `end` waits for the session's workflow to close before reporting it as ending. */
+export const DEFAULT_END_WAIT_MS = 10_000;
+
+/** What `end` found: the session closed (its final state), or still answering queued messages. */
+export interface EndOutcome {
+  ended: boolean;
+  view: SessionView;
+}
 
 /** A request the session refused (validator) or could not answer; the message is the session's reason. */
 export class SessionRequestError extends Error {
@@ -210,6 +220,21 @@ export class SessionClient {
     return { result: () => result };
   }
 
+  /** Like `submit`, for a running session (never starts one). */
+  async submitTo(
+    sessionId: string,
+    text: string,
+    messageId: string,
+  ): Promise<{ result(): Promise<TurnResult> }> {
+    const handle = await unwrapped(
+      this.handle(sessionId).startUpdate(sendMessageUpdate, {
+        args: [{ messageId, text }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      }),
+    );
+    return { result: () => unwrapped(handle.result()) };
+  }
+
   /** Sends a message to a running session and waits for the turn's result. */
   async send(
     sessionId: string,
@@ -246,12 +271,30 @@ export class SessionClient {
     return this.handle(sessionId).query(eventsQuery, { after });
   }
 
-  async end(sessionId: string, reason?: string): Promise<SessionView> {
-    return unwrapped(
-      this.handle(sessionId).executeUpdate(endSessionUpdate, {
-        args: [reason === undefined ? {} : { reason }],
-      }),
-    );
+  /**
+   * Asks the session to end once the messages it accepted are answered, then waits up to
+   * `waitMs` for its workflow to close. `ended` is true only when the workflow has closed (its
+   * final state); otherwise the session is still ending and `view.pendingMessages` says how many
+   * messages it answers first.
+   */
+  async end(
+    sessionId: string,
+    reason?: string,
+    options: { waitMs?: number } = {},
+  ): Promise<EndOutcome> {
+    const handle = this.handle(sessionId);
+    await handle.signal(endSessionSignal, reason === undefined ? {} : { reason });
+    const deadline = AbortSignal.timeout(options.waitMs ?? DEFAULT_END_WAIT_MS);
+    try {
+      const result = await this.client.withAbortSignal(
+        deadline,
+        () => handle.result() as Promise<SessionResult>,
+      );
+      return { ended: true, view: result.state };
+    } catch (error) {
+      if (!deadline.aborted) throw error;
+    }
+    return { ended: false, view: await this.state(sessionId) };
   }
 
   /**

@@ -2,7 +2,7 @@ import { defaultPayloadConverter, type Payload } from "@temporalio/common";
 import type { Client } from "@temporalio/client";
 import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
 import {
-  MODEL_PARTS_TOPIC,
+  isModelPartsTopic,
   SESSION_EVENTS_TOPIC,
   workflowIdFor,
   type StreamEvent,
@@ -23,6 +23,15 @@ function decodeModelPart(payload: Payload): { type: string } | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Only the workflow publishes session events; still, a viewer checks the one field it reads. */
+function isStreamEvent(value: unknown): value is StreamEvent {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === "string"
+  );
 }
 
 export interface FeedOptions {
@@ -48,6 +57,7 @@ export class SessionFeed {
   failure: Error | undefined;
   viewers = 0;
   private closed = false;
+  private reportedMalformed = false;
   private readonly stop = new AbortController();
 
   constructor(client: Client, sessionId: string, options: FeedOptions) {
@@ -87,18 +97,33 @@ export class SessionFeed {
       items.push({ type: "gap", from: this.expectedOffset });
     }
     this.expectedOffset = offset + 1;
-    if (topic === SESSION_EVENTS_TOPIC) {
-      items.push(
-        ...this.translator.fromEvent(defaultPayloadConverter.fromPayload<StreamEvent>(payload)),
-      );
-    } else if (topic === MODEL_PARTS_TOPIC) {
-      const part = decodeModelPart(payload);
-      if (part !== undefined) items.push(...this.translator.fromModelPart(part));
+    try {
+      items.push(...this.translate(topic, payload));
+    } catch (error) {
+      // One unreadable item must not end every viewer's stream: skip it, say so once.
+      if (!this.reportedMalformed) {
+        this.reportedMalformed = true;
+        const reason = error instanceof Error ? error.message : String(error);
+        items.push({ type: "skipped", reason: `an unreadable stream item was skipped: ${reason}` });
+      }
     }
     for (const item of items) this.events.push({ offset, item });
     const excess = this.events.length - this.options.bufferLimit;
     if (excess > 0) this.events.splice(0, excess);
     if (items.length > 0) this.wake();
+  }
+
+  private translate(topic: string, payload: Payload): LiveItem[] {
+    if (topic === SESSION_EVENTS_TOPIC) {
+      const event: unknown = defaultPayloadConverter.fromPayload(payload);
+      if (!isStreamEvent(event)) throw new Error("a session event without a type");
+      return this.translator.fromEvent(event);
+    }
+    if (isModelPartsTopic(topic)) {
+      const part = decodeModelPart(payload);
+      return part === undefined ? [] : this.translator.fromModelPart(part);
+    }
+    return [];
   }
 
   /** Index of the first held event with offset > `offset` (events are in offset order), or -1. */

@@ -22,12 +22,17 @@ export class TurnChunker {
   private textId: string | undefined;
   private reasoningId: string | undefined;
   private partCount = 0;
+  /** Whether any live item of the turn was turned into chunks. */
+  private sawLive = false;
+  /** The text streamed in the current model step (the turn's text is its last step's). */
+  private stepText = "";
 
   start(messageId: string): UIMessageChunk[] {
     return [{ type: "start", messageId }];
   }
 
   fromLive(item: LiveItem): UIMessageChunk[] {
+    this.sawLive = true;
     switch (item.type) {
       case "text_delta":
         return this.delta("text", item.step, item.delta);
@@ -44,10 +49,12 @@ export class TurnChunker {
           },
         ];
       case "model_retry":
+        this.stepText = "";
         this.textId = undefined;
         this.reasoningId = undefined;
         return this.stepOpen ? [{ type: "reset-step" }] : [];
       case "gap":
+      case "skipped":
         return [];
       case "session":
         return this.fromEvent(item.event);
@@ -57,6 +64,7 @@ export class TurnChunker {
   private fromEvent(event: Extract<LiveItem, { type: "session" }>["event"]): UIMessageChunk[] {
     switch (event.type) {
       case "model_step": {
+        this.stepText = "";
         const chunks = this.closeStep();
         this.stepOpen = true;
         return [...chunks, { type: "start-step" }];
@@ -82,8 +90,11 @@ export class TurnChunker {
     }
   }
 
-  /** The closing chunks: the open step, an error if the turn failed, and `finish`. */
-  finish(result: TurnResult): UIMessageChunk[] {
+  /**
+   * The closing chunks: what the live items missed when they were not the whole turn (a viewer
+   * that fell behind), the open step, an error if the turn failed, and `finish`.
+   */
+  finish(result: TurnResult, complete = true): UIMessageChunk[] {
     const metadata: TurnMetadata = {
       sessionId: result.state.sessionId,
       turn: result.turn,
@@ -92,6 +103,7 @@ export class TurnChunker {
       ...(result.error === undefined ? {} : { error: result.error }),
     };
     return [
+      ...(complete ? [] : this.missedBy(result)),
       ...this.closeStep(),
       ...(result.error === undefined ? [] : [{ type: "error" as const, errorText: result.error }]),
       {
@@ -100,6 +112,17 @@ export class TurnChunker {
         messageMetadata: metadata,
       },
     ];
+  }
+
+  /** The turn's text as its result has it, less what the live items already streamed. */
+  private missedBy(result: TurnResult): UIMessageChunk[] {
+    if (!this.sawLive) return this.fromResult(result);
+    if (result.text === this.stepText) return [];
+    if (result.text.startsWith(this.stepText)) {
+      return this.delta("text", 0, result.text.slice(this.stepText.length));
+    }
+    // The streamed text diverged from the answer (items lost mid-step): give the answer whole.
+    return [...this.closeParts(), ...this.delta("text", 0, result.text)];
   }
 
   /**
@@ -127,6 +150,7 @@ export class TurnChunker {
         chunks.push({ type: "text-start", id: this.textId });
       }
       chunks.push({ type: "text-delta", id: this.textId, delta });
+      this.stepText += delta;
     } else {
       if (this.textId !== undefined) chunks.push(...this.closeParts());
       if (this.reasoningId === undefined) {

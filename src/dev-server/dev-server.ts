@@ -1,12 +1,15 @@
 import { spawn } from "node:child_process";
 import type { ChildProcessByStdio } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { accessSync, constants, createWriteStream } from "node:fs";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Connection } from "@temporalio/client";
 import { DevServerError } from "./dev-server-error.ts";
 import { ensureSearchAttributes } from "./ensure-search-attributes.ts";
 import { freePort } from "./free-port.ts";
+import { tiedToParent } from "./parent-death-signal.ts";
+import { portHolder, portIsFree } from "./port-holder.ts";
+import { removeServerRecord, stopServerLeftBehind, writeServerRecord } from "./server-record.ts";
 import type { SearchAttributeType } from "./search-attributes.ts";
 
 export interface DevServerOptions {
@@ -25,6 +28,8 @@ export interface DevServerOptions {
   dynamicConfig?: Readonly<Record<string, unknown>>;
   /** How long to wait for the server to answer; default 60 s. */
   readyTimeoutMs?: number;
+  /** Where to look for `setpriv` (its PATH), which ties the server's life to ours; default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface DevServer {
@@ -50,8 +55,13 @@ const stopGraceMs = 10_000;
 // What the CLI prints when a port it was given is already bound.
 const portTaken = /can't (set|use default) [\w ]*port|address already in use/i;
 
-/** Starts `temporal server start-dev` and resolves once the namespace answers over gRPC. */
+/**
+ * Starts `temporal server start-dev` and resolves once the namespace answers over gRPC. The
+ * server ends with this process, even on `kill -9` where the OS allows (Linux with setpriv); where
+ * it does not, a server left behind on the same SQLite file is stopped before the new one starts.
+ */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  if (opts.dbFile !== undefined) await stopServerLeftBehind(opts.dbFile);
   const pickedPorts = !opts.port || opts.uiPort === undefined || opts.uiPort === 0;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -70,8 +80,30 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
   const uiPort = opts.uiPort === false ? undefined : opts.uiPort || (await freePort(host));
   const address = `${host}:${port}`;
   const args = buildArgs({ ...opts, namespace, port, uiPort });
+  for (const [flag, fixed] of [
+    ["--port", opts.port],
+    ["--ui-port", opts.uiPort],
+  ] as const) {
+    if (typeof fixed === "number" && fixed !== 0) await checkPortFree(flag, fixed);
+  }
 
-  const child = spawn(opts.cliPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  // Checked here: through setpriv a missing CLI would only show as setpriv's exit status 127.
+  if (opts.cliPath.includes("/")) {
+    try {
+      accessSync(opts.cliPath, constants.X_OK);
+    } catch (error) {
+      throw new DevServerError(
+        `Could not run ${opts.cliPath}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+  }
+  const launch = tiedToParent(opts.cliPath, args, opts.env ?? process.env);
+  const child = spawn(launch.command, launch.args, { stdio: ["ignore", "pipe", "pipe"] });
+  const { dbFile } = opts;
+  if (dbFile !== undefined && child.pid !== undefined) {
+    writeServerRecord({ pid: child.pid, owner: process.pid, port, dbFile });
+  }
   const output = captureOutput(child, opts.logFile);
   const closed = new Promise<DevServerExit>((resolve) => {
     child.once("close", (code, signal) => {
@@ -111,6 +143,7 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
         if (running) child.kill("SIGTERM");
         await closed;
         clearTimeout(timer);
+        if (dbFile !== undefined) removeServerRecord(dbFile, child.pid);
       }
       process.removeListener("exit", killOnExit);
       await output.close();
@@ -149,6 +182,15 @@ async function startOnce(opts: DevServerOptions): Promise<DevServer> {
     stop,
     ...(uiPort === undefined ? {} : { uiUrl: `http://${host}:${uiPort}` }),
   };
+}
+
+/** A fixed port someone else holds: say who, instead of the CLI's bind error after the spawn. */
+async function checkPortFree(flag: string, port: number): Promise<void> {
+  if (await portIsFree(host, port)) return;
+  const holder = portHolder(port);
+  throw new DevServerError(
+    `port ${port} on ${host} (${flag}) is in use by ${holder ?? "another program"}: stop it, or choose another ${flag} (0 picks a free one)`,
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ModelIdError } from "./model-id-error.ts";
+import { ModelIdError, type LlmField } from "./model-id-error.ts";
 
 // Pure on purpose: the session workflow encodes the template's `llm` block with this module, and
 // the worker's provider decodes it. No Node APIs, no `URL` (keep the sandbox surface small).
@@ -34,20 +34,29 @@ export function encodeModelId(llm: ModelRef): string {
     throw new ModelIdError(
       draft,
       `has an unknown provider; use one of ${modelProviders.join(", ")}`,
+      "llm.provider",
     );
   }
   if (model.trim() === "" || model !== model.trim()) {
-    throw new ModelIdError(draft, "needs a model name without surrounding spaces");
+    throw new ModelIdError(draft, "needs a model name without surrounding spaces", "llm.model");
   }
   if (provider === "scripted") {
     if (baseURL !== undefined) {
-      throw new ModelIdError(draft, "sets a baseURL, but scripted models run in the worker");
+      throw new ModelIdError(
+        draft,
+        "sets a baseURL, but scripted models run in the worker",
+        "llm.baseURL",
+      );
     }
     checkScriptedModel(draft, model);
     return draft;
   }
   if (model.toLowerCase().includes(baseUrlMarker)) {
-    throw new ModelIdError(draft, `has "${baseUrlMarker}" in its model name, which is reserved`);
+    throw new ModelIdError(
+      draft,
+      `has "${baseUrlMarker}" in its model name, which is reserved`,
+      "llm.model",
+    );
   }
   if (baseURL !== undefined) checkBaseUrl(draft, baseURL);
   return draft;
@@ -82,16 +91,46 @@ export function decodeModelId(id: string): ModelRef {
 }
 
 function checkBaseUrl(id: string, baseURL: string): void {
+  const field: LlmField = "llm.baseURL";
   if (!httpUrlPattern.test(baseURL)) {
-    throw new ModelIdError(id, `has the base URL "${baseURL}", which is not an http(s) URL`);
+    throw new ModelIdError(
+      id,
+      `has the base URL "${baseURL}", which is not an http(s) URL such as http://127.0.0.1:11434/v1`,
+      field,
+    );
   }
   if (baseURL.toLowerCase().indexOf(baseUrlMarker) !== -1) {
-    throw new ModelIdError(id, `has "${baseUrlMarker}" inside its base URL, which is reserved`);
+    throw new ModelIdError(
+      id,
+      `has "${baseUrlMarker}" inside its base URL, which is reserved`,
+      field,
+    );
   }
 }
 
 function checkScriptedModel(id: string, model: string): void {
   if (model === "auto") return;
   if (model.startsWith("script:") && model.slice("script:".length).trim() !== "") return;
-  throw new ModelIdError(id, `has the scripted model "${model}"; ${scriptedModelHint}`);
+  throw new ModelIdError(
+    id,
+    `has the scripted model "${model}"; ${scriptedModelHint}`,
+    "llm.model",
+  );
+}
+
+/**
+ * The model id for a session's `llm` block, or why there is none, as a turn's error: the workflow
+ * reports it instead of throwing (a throw there would fail the workflow task on every retry).
+ * Template loading runs the same `encodeModelId`, so only a hand-built input gets here.
+ */
+export function modelIdOrError(llm: ModelRef): { modelId: string } | { error: string } {
+  try {
+    return { modelId: encodeModelId(llm) };
+  } catch (error) {
+    if (!(error instanceof ModelIdError)) throw error;
+    const where = error.field === undefined ? "llm" : error.field;
+    return {
+      error: `the agent's ${where} cannot be used: ${error.message}. Fix the agent template's llm block and start a new session.`,
+    };
+  }
 }

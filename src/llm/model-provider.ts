@@ -3,6 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { NoSuchModelError } from "@ai-sdk/provider";
 import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
+import { checkModelAccess, type ModelAccess } from "./model-access.ts";
 import { decodeModelId, type ModelRef } from "./model-id.ts";
 import { ProviderConfigError } from "./provider-config-error.ts";
 import { providerEnvVars, type ProviderConfig } from "./provider-config.ts";
@@ -13,16 +14,21 @@ const defaultCompatibleName = "openai-compatible";
 /**
  * The worker's AI SDK provider: `languageModel(modelId)` decodes an id made by `encodeModelId`
  * and returns the real provider model (one instance per id). A missing API key or base URL throws
- * a `ProviderConfigError` naming the variable to set; a malformed id throws a `ModelIdError`.
+ * a `ProviderConfigError` naming the variable to set; a malformed id throws a `ModelIdError`; an
+ * id reaching what `access` does not allow throws a `ModelAccessError` before any request or
+ * file read (the id comes from a workflow input, which the worker does not trust).
  */
-export function createModelProvider(config: ProviderConfig): ProviderV4 {
+export function createModelProvider(config: ProviderConfig, access: ModelAccess): ProviderV4 {
   const models = new Map<string, LanguageModelV4>();
+  const scriptDir = config.scripted.scriptDir ?? process.cwd();
   return {
     specificationVersion: "v4",
     languageModel(modelId: string): LanguageModelV4 {
       const cached = models.get(modelId);
       if (cached !== undefined) return cached;
-      const model = buildModel(decodeModelId(modelId), config);
+      const ref = decodeModelId(modelId);
+      checkModelAccess(ref, access, scriptDir);
+      const model = buildModel(ref, config);
       models.set(modelId, model);
       return model;
     },

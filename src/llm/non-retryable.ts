@@ -1,4 +1,5 @@
 import { APICallError } from "@ai-sdk/provider";
+import { ModelAccessError } from "./model-access-error.ts";
 import { ModelIdError } from "./model-id-error.ts";
 import { ProviderConfigError } from "./provider-config-error.ts";
 import { ScriptExhaustedError } from "./scripted/script-exhausted-error.ts";
@@ -13,6 +14,7 @@ export function isNonRetryableModelError(error: unknown): boolean {
   return (
     error instanceof ProviderConfigError ||
     error instanceof ModelIdError ||
+    error instanceof ModelAccessError ||
     error instanceof ScriptExhaustedError ||
     error instanceof ScriptFileError ||
     (APICallError.isInstance(error) && !error.isRetryable)

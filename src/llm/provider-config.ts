@@ -105,3 +105,10 @@ function withoutUndefined<T extends Record<string, unknown>>(record: T): Partial
     Object.entries(record).filter(([, value]) => value !== undefined),
   ) as Partial<T>;
 }
+
+/** The API keys in a provider config: redacted wherever an error could carry them. */
+export function providerSecrets(config: ProviderConfig): string[] {
+  return [config.openai?.apiKey, config.anthropic?.apiKey, config.openaiCompatible?.apiKey].filter(
+    (key): key is string => key !== undefined,
+  );
+}

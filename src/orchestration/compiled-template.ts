@@ -1,4 +1,6 @@
+import { compileMessageRegex } from "./conditions/message-regex.ts";
 import type { AgentTemplate, Step } from "./template-schema.ts";
+import { templateRegexes } from "./template-regexes.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 
 /** A template prepared for fast decisions: lookups by name, tool categories resolved. */
@@ -17,6 +19,8 @@ export function compileTemplate(
   catalogue: readonly ToolCatalogueEntry[] = [],
 ): CompiledTemplate {
   const steps = template.orchestration.steps;
+  // Compiled here, once, rather than on the first message that reaches the condition.
+  for (const { condition } of templateRegexes(template)) compileMessageRegex(condition);
   const stepsByName = new Map(steps.map((step) => [step.name, step]));
   const agentTools = template.tools.map(
     (name) => catalogue.find((entry) => entry.name === name) ?? { name },

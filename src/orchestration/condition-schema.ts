@@ -1,13 +1,12 @@
 import { z } from "zod";
+import { boundedString, templateLimits } from "./template-limits.ts";
 
 /** Tool names are plain identifiers; patterns (with `*`) are only valid in tool policies. */
-export const toolNameSchema = z
-  .string()
+export const toolNameSchema = boundedString(templateLimits.name)
   .min(1, "a tool name cannot be empty")
   .regex(/^[A-Za-z0-9_.-]+$/, "a tool name uses letters, digits, '_', '.' or '-' only");
 
-const description = z
-  .string()
+const description = boundedString(templateLimits.description)
   .optional()
   .describe("Free text explaining the condition; shown in events.");
 
@@ -34,7 +33,10 @@ export const notRecentlyUsedConditionSchema = z.strictObject({
   description,
 });
 
-const messageText = z.string().min(1, "the text to look for cannot be empty");
+const messageText = boundedString(templateLimits.messageText).min(
+  1,
+  "the text to look for cannot be empty",
+);
 
 export const messageContainsConditionSchema = z.strictObject({
   type: z.literal("message_contains"),
@@ -56,12 +58,14 @@ export const messageRegexConditionSchema = z.strictObject({
     .string()
     .min(1, "a regular expression cannot be empty")
     .max(1000, "keep regular expressions under 1000 characters")
-    .describe("A JavaScript regular expression, without slashes."),
+    .describe(
+      "A regular expression without slashes, matched by RE2 (linear time): JavaScript syntax without lookaround or backreferences.",
+    ),
   flags: z
     .string()
     .regex(/^[imsu]*$/, "flags may only combine i, m, s and u (g and y make matching stateful)")
     .optional()
-    .describe("Regular expression flags: any of i, m, s, u."),
+    .describe("Regular expression flags: any of i, m, s, u (u changes nothing on RE2)."),
   description,
 });
 

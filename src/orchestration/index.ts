@@ -28,5 +28,4 @@ export {
 } from "./condition-schema.ts";
 export type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 export { matchesPattern } from "./tool-patterns.ts";
-export { catastrophicBacktrackingReason } from "./regex-safety.ts";
 export { parseDuration } from "./duration.ts";

@@ -1,7 +1,9 @@
 import type { Condition } from "./condition-schema.ts";
-import { catastrophicBacktrackingReason } from "./regex-safety.ts";
+import { compileMessageRegex } from "./conditions/message-regex.ts";
+import { MESSAGE_REGEX_INSTRUCTION_BUDGET } from "./linear-regex.ts";
 import type { AgentTemplate, Step } from "./template-schema.ts";
 import { didYouMean, type PathSegment } from "./template-paths.ts";
+import { templateRegexes } from "./template-regexes.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 import { isPattern, matchesAny } from "./tool-patterns.ts";
 
@@ -71,6 +73,7 @@ export function checkTemplate(
       checkOnComplete(step.onComplete, stepNames, defaultStep, at("onComplete"), errors);
   });
 
+  checkRegexes(template, errors);
   warnUnreachableSteps(steps, defaultStep, warnings);
   return { errors, warnings, tools };
 }
@@ -258,49 +261,36 @@ function checkCondition(
       if (problem !== undefined) errors.push({ path: [...path, "value"], message: problem });
       return;
     }
-    case "message_regex": {
-      const flags = condition.flags ?? "";
-      const flagProblem =
-        new Set(flags).size < flags.length
-          ? "each flag may appear only once"
-          : regexProblem("", flags);
-      if (flagProblem !== undefined) {
-        errors.push({
-          path: [...path, "flags"],
-          message: `invalid flags "${flags}": ${flagProblem}`,
-        });
-        return;
-      }
-      const patternProblem = regexProblem(condition.value, flags);
-      if (patternProblem !== undefined) {
-        errors.push({
-          path: [...path, "value"],
-          message: `invalid regular expression: ${patternProblem}`,
-        });
-        return;
-      }
-      const reason = catastrophicBacktrackingReason(condition.value, condition.flags);
-      if (reason !== undefined)
-        errors.push({ path: [...path, "value"], message: `unsafe regular expression: ${reason}` });
+    case "message_regex":
+      // Compiled and budgeted with the template's other patterns in checkRegexes.
       return;
-    }
     case "message_contains":
     case "message_starts_with":
       return;
   }
 }
 
-/** Why a pattern does not compile, without the engine's "Invalid regular expression: /…/:" prefix. */
-function regexProblem(pattern: string, flags: string): string | undefined {
-  try {
-    new RegExp(pattern, flags);
-    return undefined;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return message.replace(
-      /^Invalid (regular expression|flags supplied to RegExp constructor)[^:]*: (\/.*\/[a-z]*: )?/,
-      "",
-    );
+/**
+ * Each `message_regex` compiles for RE2 (the engine the workflow runs), and together they stay
+ * within the instruction budget that bounds a decision's time on the longest message.
+ */
+function checkRegexes(template: AgentTemplate, errors: CheckIssue[]): void {
+  let total = 0;
+  let reported = false;
+  for (const { condition, path } of templateRegexes(template)) {
+    const compiled = compileMessageRegex(condition);
+    if (!compiled.ok) {
+      errors.push({ path: [...path, compiled.field], message: compiled.message });
+      continue;
+    }
+    total += compiled.instructions;
+    if (total > MESSAGE_REGEX_INSTRUCTION_BUDGET && !reported) {
+      reported = true;
+      errors.push({
+        path: [...path, "value"],
+        message: `this pattern compiles to ${compiled.instructions} RE2 instructions, which brings the template's message_regex patterns to ${total}; at most ${MESSAGE_REGEX_INSTRUCTION_BUDGET} in all, since matching takes time proportional to message length times instructions. Use smaller counted repeats ({1000} repeats its part 1,000 times), fewer alternatives, or message_contains`,
+      });
+    }
   }
 }
 

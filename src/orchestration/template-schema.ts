@@ -1,23 +1,29 @@
 import { z } from "zod";
 import { conditionSchema, conditionTypeSchema, toolNameSchema } from "./condition-schema.ts";
+import {
+  boundedArray,
+  boundedString,
+  boundedTextOrLines,
+  templateLimits as limits,
+} from "./template-limits.ts";
 
 /** Turns of conversation each model call re-sends verbatim, unless the template says otherwise. */
 export const DEFAULT_RECENT_TURNS = 10;
 
-const toolPatternSchema = z
-  .string()
+const toolPatternSchema = boundedString(limits.name)
   .min(1, "a tool pattern cannot be empty")
   .regex(/^[A-Za-z0-9_.*-]+$/, "a tool pattern uses letters, digits, '_', '.', '-' and '*' only");
 
-const textOrLines = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) => (typeof value === "string" ? value : value.join("\n")));
+const description = boundedTextOrLines(limits.description);
 
 /** A sequence position: one tool, or a non-empty list of alternatives. Normalised to a list. */
 export const sequencePositionSchema = z
   .union([
     toolNameSchema,
-    z.array(toolNameSchema).min(1, "an alternatives list needs at least one tool"),
+    boundedArray(toolNameSchema, limits.alternatives, "alternatives").min(
+      1,
+      "an alternatives list needs at least one tool",
+    ),
   ])
   .transform((value) => (typeof value === "string" ? [value] : value));
 
@@ -30,29 +36,25 @@ export const resetTriggerSchema = z.union([
 ]);
 
 export const stepSchema = z.strictObject({
-  name: z.string().trim().min(1, "a step needs a name"),
-  description: textOrLines.optional(),
-  conditions: z
-    .array(conditionSchema)
+  name: boundedString(limits.name).trim().min(1, "a step needs a name"),
+  description: description.optional(),
+  conditions: boundedArray(conditionSchema, limits.conditions, "conditions")
     .optional()
     .describe("All must hold for the step to become active."),
   availableTools: z
     .strictObject({
-      allowed: z
-        .array(toolPatternSchema)
+      allowed: boundedArray(toolPatternSchema, limits.tools, "tool patterns")
         .optional()
         .describe("Absent: every agent tool; empty: none."),
-      denied: z.array(toolPatternSchema).optional(),
+      denied: boundedArray(toolPatternSchema, limits.tools, "tool patterns").optional(),
     })
     .optional(),
-  sequence: z
-    .array(sequencePositionSchema)
+  sequence: boundedArray(sequencePositionSchema, limits.sequence, "positions")
     .min(1, "a sequence needs at least one position; omit `sequence` for none")
     .optional()
     .describe("Tools that must run in this order; a position may list alternatives."),
-  resetSequenceOn: z.array(resetTriggerSchema).optional(),
-  onComplete: z
-    .string()
+  resetSequenceOn: boundedArray(resetTriggerSchema, limits.resetTriggers, "triggers").optional(),
+  onComplete: boundedString(limits.name)
     .min(1)
     .optional()
     .describe('After the sequence completes: "stay" (default), "default", or a step name.'),
@@ -64,18 +66,21 @@ export const stepSchema = z.strictObject({
 });
 
 export const orchestrationSchema = z.strictObject({
-  description: textOrLines.optional(),
-  defaultStep: z.string().min(1).optional(),
+  description: description.optional(),
+  defaultStep: boundedString(limits.name).min(1).optional(),
   enforcement: z.enum(["strict", "guide"]).default("strict"),
   historyLimit: z.int().min(1).max(10_000).default(50),
-  steps: z.array(stepSchema).default([]),
+  steps: boundedArray(stepSchema, limits.steps, "steps").default([]),
 });
 
 export const llmProviders = ["scripted", "openai", "anthropic", "openai-compatible"] as const;
 
 export const llmSchema = z.strictObject({
   provider: z.enum(llmProviders),
-  model: z.string().min(1, 'name the model, e.g. "gpt-4o-mini" ("auto" for scripted)'),
+  model: boundedString(limits.name).min(
+    1,
+    'name the model, e.g. "gpt-4o-mini" ("auto" for scripted)',
+  ),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.int().min(1).optional(),
   baseURL: z.url().optional().describe("For openai-compatible servers (Ollama, vLLM, LM Studio)."),
@@ -86,18 +91,16 @@ export const durationSchema = z
   .regex(/^\d+(ms|s|m|h|d)$/, 'write a duration like "90s", "30m", "24h" or "7d"');
 
 export const agentTemplateSchema = z.strictObject({
-  $schema: z.string().optional(),
-  id: z
-    .string()
-    .regex(
-      /^[a-z0-9][a-z0-9-]*$/,
-      "an agent id uses lower-case letters, digits and '-' (it names the folder)",
-    ),
-  name: z.string().min(1),
-  description: z.string().default(""),
-  personality: textOrLines.default(""),
+  $schema: boundedString(limits.url).optional(),
+  id: boundedString(limits.name).regex(
+    /^[a-z0-9][a-z0-9-]*$/,
+    "an agent id uses lower-case letters, digits and '-' (it names the folder)",
+  ),
+  name: boundedString(limits.name).min(1),
+  description: boundedString(limits.description).default(""),
+  personality: boundedTextOrLines(limits.personality).default(""),
   llm: llmSchema.default({ provider: "scripted", model: "auto" }),
-  tools: z.array(z.string().min(1)).default([]),
+  tools: boundedArray(boundedString(limits.name).min(1), limits.tools, "tools").default([]),
   options: z
     .strictObject({
       maxSteps: z.int().min(1).max(100).default(10),
@@ -125,15 +128,23 @@ export const agentTemplateSchema = z.strictObject({
     historyLimit: 50,
     steps: [],
   }),
-  version: z.string().optional(),
-  tags: z.array(z.string()).optional(),
+  version: boundedString(limits.name).optional(),
+  tags: boundedArray(boundedString(limits.name), limits.listEntries, "tags").optional(),
   priority: z.number().optional(),
   chatSettings: z
     .strictObject({
       historyPolicy: z.enum(["none", "lastN", "all"]).optional(),
-      historyLength: z.int().min(0).optional(),
-      initialMessages: z.array(z.string()).optional(),
-      chatPrompts: z.array(z.string()).optional(),
+      historyLength: z.int().min(0).max(10_000).optional(),
+      initialMessages: boundedArray(
+        boundedString(limits.chatText),
+        limits.listEntries,
+        "messages",
+      ).optional(),
+      chatPrompts: boundedArray(
+        boundedString(limits.chatText),
+        limits.listEntries,
+        "prompts",
+      ).optional(),
     })
     .optional(),
 });

@@ -1,4 +1,4 @@
-import { listAgentIds, listAgents, loadAgent } from "../agents/index.ts";
+import { listAgentIds, listAgents, loadAgent, TemplateTooLargeError } from "../agents/index.ts";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import { toolCatalogueEntries } from "../tools/index.ts";
 import { ApiError } from "./api-error.ts";
@@ -43,7 +43,10 @@ export class AgentSource {
     );
   }
 
-  /** The template for a new session: 404 for an unknown id, 422 for one that does not load. */
+  /**
+   * The template for a new session: 404 for an unknown id, 413 for a file over the size limit,
+   * 422 for one that does not load. Unreadable folder entries are skipped with a warning.
+   */
   template(id: string): AgentTemplate {
     if (!listAgentIds(this.dirs).includes(id)) {
       throw new ApiError(404, "unknown_agent", `no agent "${id}" (GET /api/agents lists them)`);
@@ -51,6 +54,14 @@ export class AgentSource {
     try {
       return loadAgent(id, { agentsDirs: this.dirs, tools: toolCatalogueEntries }).template;
     } catch (error) {
+      if (error instanceof TemplateTooLargeError) {
+        throw new ApiError(
+          413,
+          "template_too_large",
+          `agent "${id}" has an invalid template: ${error.message}`,
+          { cause: error },
+        );
+      }
       throw new ApiError(
         422,
         "invalid_agent",

@@ -1,5 +1,6 @@
 import { ServiceError, WorkflowNotFoundError } from "@temporalio/client";
 import { isEndedSessionError, SessionRequestError } from "../client/index.ts";
+import { temporalOverload } from "../temporal-overload.ts";
 
 /** An error the API answers with: an HTTP status, a stable code for programs, a message for people. */
 export class ApiError extends Error {
@@ -24,6 +25,9 @@ export class ApiError extends Error {
 /** gRPC status codes the Temporal client reports when the server cannot be reached. */
 const unavailableCodes = new Set([4, 14]); // DEADLINE_EXCEEDED, UNAVAILABLE
 
+/** gRPC's CANCELLED: the API itself cancelled the call (it is shutting down). */
+const CANCELLED = 1;
+
 /** Maps what a session request can throw to the answer the API gives. */
 export function toApiError(error: unknown, sessionId?: string): ApiError {
   if (error instanceof ApiError) return error;
@@ -39,18 +43,42 @@ export function toApiError(error: unknown, sessionId?: string): ApiError {
       cause: error,
     });
   }
-  if (error instanceof ServiceError) {
-    const code = (error.cause as { code?: unknown } | undefined)?.code;
-    if (typeof code === "number" && unavailableCodes.has(code)) {
-      return new ApiError(
-        503,
-        "temporal_unavailable",
-        `Temporal is unreachable: ${error.message}`,
-        {
-          cause: error,
-        },
-      );
-    }
+  // Temporal had no room for the request: the client should come back, not report a bug.
+  const overload = temporalOverload(error);
+  if (overload !== undefined) {
+    const headers = { "retry-after": String(overload.retryAfterSeconds) };
+    return overload.scope === "session"
+      ? new ApiError(
+          429,
+          "session_busy",
+          `${name} has too many messages in flight (${overload.message}); retry after ${overload.retryAfterSeconds} s`,
+          { cause: error, headers },
+        )
+      : new ApiError(
+          503,
+          "temporal_overloaded",
+          `Temporal is overloaded (${overload.message}); retry after ${overload.retryAfterSeconds} s`,
+          { cause: error, headers },
+        );
+  }
+  // A ServiceError carries the gRPC status as its cause; update-with-start throws the raw one.
+  const code =
+    error instanceof ServiceError
+      ? (error.cause as { code?: unknown } | undefined)?.code
+      : (error as { code?: unknown } | null)?.code;
+  if (code === CANCELLED) {
+    return new ApiError(
+      503,
+      "request_cancelled",
+      "the API stopped before Temporal answered (it is shutting down); send the request again",
+      { cause: error, headers: { "retry-after": "5" } },
+    );
+  }
+  if (typeof code === "number" && unavailableCodes.has(code)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new ApiError(503, "temporal_unavailable", `Temporal is unreachable: ${message}`, {
+      cause: error,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ApiError(500, "internal", message, { cause: error });

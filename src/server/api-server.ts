@@ -26,7 +26,11 @@ export interface ApiServerOptions {
 export interface ApiServer {
   server: Server;
   listen(port: number, host: string): Promise<{ url: string }>;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, ends live streams, lets requests in flight finish for
+   * `graceMs` (default 0) and then cuts what is left; resolves once every connection is closed.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -64,14 +68,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           resolve({ url: `http://${shownHost}:${address.port}` });
         });
       }),
-    close: async () => {
-      hub.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => {
+    close: async (graceMs = 0) => {
+      const closed = new Promise<void>((resolve) => {
         server.close(() => {
           resolve();
         });
       });
+      server.closeIdleConnections();
+      // Live viewers see the end of their stream; answers in flight get `graceMs` to finish.
+      hub.close();
+      const cut = setTimeout(() => {
+        server.closeAllConnections();
+      }, graceMs);
+      await closed;
+      clearTimeout(cut);
     },
   };
 }

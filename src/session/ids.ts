@@ -9,3 +9,19 @@ export const sessionIdSchema = z
 export const agentIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]*$/, "an agent id uses lower-case letters, digits and '-'");
+
+export const MAX_MESSAGE_ID_CHARS = 128;
+const messageIdPattern = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_MESSAGE_ID_CHARS}}$`);
+
+/**
+ * The one message-id grammar: 1 to 128 of letters, digits, '.', '_', ':' and '-' (UUIDs, the
+ * AI SDK's generated ids, `msg-1`). Checked as is, never trimmed or rewritten, so the id a
+ * session queues is exactly the id its caller awaits. The HTTP API, the CLI and the workflow's
+ * update validator and signal handler all use this schema.
+ */
+export const messageIdSchema = z
+  .string({ error: "a message id is a string" })
+  .regex(
+    messageIdPattern,
+    `a message id is 1 to ${MAX_MESSAGE_ID_CHARS} letters, digits, '.', '_', ':' or '-' (no spaces)`,
+  );

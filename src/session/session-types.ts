@@ -1,7 +1,7 @@
 import type { WorkflowStreamState } from "@temporalio/workflow-streams/workflow";
 import { z } from "zod";
 import { MAX_MESSAGE_CHARS } from "./constants.ts";
-import { agentIdSchema } from "./ids.ts";
+import { agentIdSchema, messageIdSchema } from "./ids.ts";
 import { tenantIdSchema } from "./tenants.ts";
 import type {
   AgentTemplate,
@@ -26,11 +26,7 @@ export function formatIssues(error: z.ZodError): string {
 
 /** A user message as signals and updates carry it. Validated in the workflow (never trusted). */
 export const userMessageSchema = z.strictObject({
-  messageId: z
-    .string()
-    .trim()
-    .min(1, "messageId is required")
-    .max(200, "messageId is at most 200 characters"),
+  messageId: messageIdSchema,
   text: z
     .string()
     .refine((text) => text.trim().length > 0, "the message is empty")

@@ -1,7 +1,8 @@
-import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4StreamPart, ProviderV4 } from "@ai-sdk/provider";
 import { APICallError } from "@ai-sdk/provider";
 import { ApplicationFailure } from "@temporalio/common";
 import { isNonRetryableModelError } from "../llm/non-retryable.ts";
+import type { Redactor } from "./redact-secrets.ts";
 
 /** The delay a provider asks for (`Retry-After` seconds), honoured instead of the backoff. */
 function retryAfterMs(error: APICallError): number | undefined {
@@ -43,7 +44,23 @@ export function classifyModelFailure(error: unknown): unknown {
   return error;
 }
 
-function classified(model: LanguageModelV4): LanguageModelV4 {
+type StreamPart = LanguageModelV4StreamPart;
+
+/**
+ * The activity publishes every stream part to the session's stream as it arrives: an error part
+ * (a provider's error body mid-stream) or a raw chunk is redacted before it gets there.
+ */
+function redactedPart(part: StreamPart, redactor: Redactor): StreamPart {
+  if (part.type === "error") {
+    const error =
+      part.error instanceof Error ? redactor.error(part.error) : redactor.value(part.error);
+    return { ...part, error };
+  }
+  if (part.type === "raw") return { ...part, rawValue: redactor.value(part.rawValue) };
+  return part;
+}
+
+function classified(model: LanguageModelV4, redactor: Redactor): LanguageModelV4 {
   return {
     specificationVersion: model.specificationVersion,
     provider: model.provider,
@@ -58,7 +75,17 @@ function classified(model: LanguageModelV4): LanguageModelV4 {
     },
     doStream: async (options) => {
       try {
-        return await model.doStream(options);
+        const result = await model.doStream(options);
+        return {
+          ...result,
+          stream: result.stream.pipeThrough(
+            new TransformStream<StreamPart, StreamPart>({
+              transform: (part, controller) => {
+                controller.enqueue(redactedPart(part, redactor));
+              },
+            }),
+          ),
+        };
       } catch (error) {
         throw classifyModelFailure(error);
       }
@@ -66,13 +93,16 @@ function classified(model: LanguageModelV4): LanguageModelV4 {
   };
 }
 
-/** The provider the worker's model activities use, with failures classified for retry. */
-export function withClassifiedFailures(provider: ProviderV4): ProviderV4 {
+/**
+ * The provider the worker's model activities use, with failures classified for retry and stream
+ * parts redacted (thrown errors are redacted by the activity interceptor).
+ */
+export function withClassifiedFailures(provider: ProviderV4, redactor: Redactor): ProviderV4 {
   return {
     specificationVersion: "v4",
     languageModel: (modelId) => {
       try {
-        return classified(provider.languageModel(modelId));
+        return classified(provider.languageModel(modelId), redactor);
       } catch (error) {
         throw classifyModelFailure(error);
       }

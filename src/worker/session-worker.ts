@@ -12,6 +12,8 @@ import { createToolActivities } from "../../activities/tool-activities.ts";
 import type { SearchProvider } from "../search/index.ts";
 import { withClassifiedFailures } from "./classify-model-failures.ts";
 import { livenessHeartbeat } from "./liveness-heartbeat.ts";
+import { createRedactor, type Redactor } from "./redact-secrets.ts";
+import { redactingInterceptor } from "./redacting-interceptor.ts";
 
 export const workflowsPath = fileURLToPath(new URL("../../workflows/index.ts", import.meta.url));
 /** The tolerant payload converter: workers and bundles (replay included) must use the same one. */
@@ -24,6 +26,11 @@ export interface SessionWorkerOptions {
   namespace: string;
   taskQueue: string;
   modelProvider: ProviderV4;
+  /**
+   * Values to redact from every activity error and model stream part, besides key-shaped
+   * strings: the worker's configured secrets (`secretsFromEnv`) and its providers' API keys.
+   */
+  secrets?: readonly string[];
   searchProvider?: SearchProvider;
   /** A prebuilt bundle (tests and benchmarks bundle once); built on start otherwise. */
   workflowBundle?: WorkflowBundle;
@@ -31,8 +38,8 @@ export interface SessionWorkerOptions {
   shutdownGraceTime?: string;
 }
 
-function aiSdkPlugin(modelProvider: ProviderV4): AiSdkPlugin {
-  return new AiSdkPlugin({ modelProvider: withClassifiedFailures(modelProvider) });
+function aiSdkPlugin(modelProvider: ProviderV4, redactor: Redactor): AiSdkPlugin {
+  return new AiSdkPlugin({ modelProvider: withClassifiedFailures(modelProvider, redactor) });
 }
 
 /** The workflow bundle, built with the AI SDK plugin's polyfills (needed for replay too). */
@@ -54,7 +61,7 @@ export async function bundleSessionWorkflows(
   return bundleWorkflowCode({
     workflowsPath,
     payloadConverterPath,
-    plugins: [aiSdkPlugin(placeholder)],
+    plugins: [aiSdkPlugin(placeholder, createRedactor([]))],
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
 }
@@ -62,9 +69,10 @@ export async function bundleSessionWorkflows(
 /** A worker for agent sessions: the workflow, the model activities and the tool activities. */
 export async function createSessionWorker(options: SessionWorkerOptions): Promise<Worker> {
   const provider = options.modelProvider;
+  const redactor = createRedactor(options.secrets ?? []);
   const activities = createToolActivities({
     ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
-    summarizeModel: (modelId) => withClassifiedFailures(provider).languageModel(modelId),
+    summarizeModel: (modelId) => withClassifiedFailures(provider, redactor).languageModel(modelId),
   });
   return Worker.create({
     connection: options.connection,
@@ -75,8 +83,8 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
       : { workflowBundle: options.workflowBundle }),
     activities,
     dataConverter: { payloadConverterPath },
-    plugins: [aiSdkPlugin(provider)],
-    interceptors: { activity: [livenessHeartbeat] },
+    plugins: [aiSdkPlugin(provider, redactor)],
+    interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
     shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
   });
 }

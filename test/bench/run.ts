@@ -10,6 +10,7 @@ import { BenchContext } from "./support/bench-context.ts";
 import { parseBenchSettings, settingsHelp } from "./support/bench-settings.ts";
 import type { BenchOutcome, SummaryRow } from "./support/outcome.ts";
 import { printResult } from "./support/print-result.ts";
+import { runRegexBenchmark } from "./regex.ts";
 import { runTurnBenchmark } from "./turn.ts";
 
 const resultsFile = "bench/results.json";
@@ -17,7 +18,7 @@ const usage = `usage: npm run bench [-- <name>...]
 
 Benchmarks (not tests): each prints its figures and a ratio against a baseline measured in the
 same run, and the results are merged into ${resultsFile}. All run by default; name some to run
-only those. Everything but core runs on a real Temporal dev server started for the run.
+only those. Everything but core and regex runs on a real Temporal dev server started for the run.
 
   core    orchestrator decisions per second (onToolUsed + allowedTools) on a 20-step template,
           against the same loop on an agent without orchestration
@@ -29,6 +30,8 @@ only those. Everything but core runs on a real Temporal dev server started for t
           through one worker process: turns/s, p95 turn latency, worker peak RSS, against the same
           turns in process without Temporal
   replay  replaying every run of the growth session, against replaying a 1-turn session
+  regex   the slowest message_regex decisions found (the issue's patterns and patterns that fill
+          the instruction budget) on the longest message, against a message_contains decision
 
 ${settingsHelp}`;
 
@@ -53,6 +56,7 @@ const benchmarks = {
   growth: runGrowthBenchmark,
   scale: runScaleBenchmark,
   replay: runReplayBenchmark,
+  regex: () => Promise.resolve(runRegexBenchmark()),
 } satisfies Record<string, Benchmark>;
 type Name = keyof typeof benchmarks;
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { NativeConnection } from "@temporalio/worker";
 import { z } from "zod";
 import { createModelProvider } from "../../src/llm/model-provider.ts";
+import { testModelAccess } from "../support/test-model-access.ts";
 import { createSessionWorker } from "../../src/worker/session-worker.ts";
 import { tuningPlugin, workerTuningSchema } from "./support/worker-tuning.ts";
 
@@ -33,7 +34,7 @@ const worker = await createSessionWorker({
   connection,
   namespace: args.namespace,
   taskQueue: args.taskQueue,
-  modelProvider: createModelProvider({ scripted: {} }),
+  modelProvider: createModelProvider({ scripted: {} }, testModelAccess),
   workflowBundle: { code: readFileSync(args.bundlePath, "utf8") },
 });
 process.once("SIGTERM", () => {

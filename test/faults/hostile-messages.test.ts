@@ -16,7 +16,6 @@ import {
   type TurnResult,
 } from "../../src/session/index.ts";
 import { loadTemplateFile } from "../../src/agents/index.ts";
-import { TemplateError, type AgentTemplate } from "../../src/orchestration/index.ts";
 import { toolCatalogueEntries } from "../../src/tools/index.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, testServer, uniqueId, type TestEnv } from "../support/temporal-env.ts";
@@ -340,7 +339,7 @@ describe("hostile message traffic", { concurrency: true }, () => {
     assert.equal(rejected.length, 1);
   });
 
-  async function longMessageOnRegex(pattern: string, refusedAtLoad: boolean): Promise<void> {
+  async function longMessageOnRegex(pattern: string): Promise<void> {
     const scratch = scratchDir("poly-regex");
     try {
       const file = join(scratch.dir, "template.json");
@@ -365,17 +364,7 @@ describe("hostile message traffic", { concurrency: true }, () => {
         file,
         JSON.stringify({ id: "poly", name: "Poly", tools: ["think", "compare"], orchestration }),
       );
-      let template: AgentTemplate;
-      try {
-        template = loadTemplateFile(file, toolCatalogueEntries).template;
-      } catch (error) {
-        assert.ok(refusedAtLoad, `refused at load: ${String(error)}`);
-        assert.ok(error instanceof TemplateError, String(error));
-        assert.match(error.message, /polynomial time/);
-        assert.match(error.message, /orchestration\.steps\[1\]\.conditions\[0\]\.value/);
-        return;
-      }
-      assert.ok(!refusedAtLoad, `the loader accepted ${pattern}`);
+      const { template } = loadTemplateFile(file, toolCatalogueEntries);
       const sessionId = uniqueId("poly-regex");
       started.push(sessionId);
       await env.sessions.start({ template, sessionId });
@@ -393,12 +382,12 @@ describe("hostile message traffic", { concurrency: true }, () => {
     }
   }
 
-  // Exponential and cubic patterns are refused at load; what the loader accepts is at most
-  // quadratic, and message_regex looks at the first 4,000 characters of a message.
-  it("refuses a cubic message_regex at load, naming the field", async () => {
-    await longMessageOnRegex("\\bcompare\\b.*\\band\\b.*\\bbecause\\b", true);
+  // message_regex runs on RE2 (linear time) over the whole message: patterns that backtrack
+  // polynomially on JavaScript's engine answer the longest message promptly.
+  it("answers the longest message promptly with a cubic-on-backtracking message_regex", async () => {
+    await longMessageOnRegex("\\bcompare\\b.*\\band\\b.*\\bbecause\\b");
   });
-  it("answers the longest message promptly with a quadratic message_regex the loader accepts", async () => {
-    await longMessageOnRegex("\\bcompare\\b.*\\bbecause\\b", false);
+  it("answers the longest message promptly with a quadratic-on-backtracking message_regex", async () => {
+    await longMessageOnRegex("\\bcompare\\b.*\\bbecause\\b");
   });
 });

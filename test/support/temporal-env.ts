@@ -2,11 +2,14 @@ import { randomUUID } from "node:crypto";
 import { after, before } from "node:test";
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, type Worker, type WorkflowBundle } from "@temporalio/worker";
+import { configuredBaseURLs } from "../../src/llm/model-access-env.ts";
+import type { ModelAccess } from "../../src/llm/model-access.ts";
 import { createModelProvider } from "../../src/llm/model-provider.ts";
-import type { ProviderConfig } from "../../src/llm/provider-config.ts";
+import { providerSecrets, type ProviderConfig } from "../../src/llm/provider-config.ts";
 import { SessionClient } from "../../src/client/index.ts";
 import type { SearchProvider } from "../../src/search/index.ts";
 import { bundleSessionWorkflows, createSessionWorker } from "../../src/worker/session-worker.ts";
+import { testModelAccess } from "./test-model-access.ts";
 
 /** The dev server global-setup started (see test/support/global-setup.ts). */
 export function testServer(): { address: string; namespace: string; cliPath: string } {
@@ -33,6 +36,11 @@ export function sharedBundle(): Promise<WorkflowBundle> {
 
 export const uniqueId = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
 
+function accessFor(config: ProviderConfig, access: Partial<ModelAccess> = {}): ModelAccess {
+  const merged = { ...testModelAccess, ...access };
+  return { ...merged, baseURLs: [...merged.baseURLs, ...configuredBaseURLs(config)] };
+}
+
 export interface TestEnv {
   sessions: SessionClient;
   client: Client;
@@ -40,6 +48,8 @@ export interface TestEnv {
   /** Starts a worker on this env's task queue; stop it with the returned function. */
   startWorker(options?: {
     providerConfig?: ProviderConfig;
+    /** Replaces parts of `testModelAccess`; the provider config's base URLs stay allowed. */
+    modelAccess?: Partial<ModelAccess>;
     searchProvider?: SearchProvider;
   }): Promise<RunningWorker>;
   close(): Promise<void>;
@@ -66,13 +76,18 @@ export async function createTestEnv(
     taskQueue,
     sessions: new SessionClient(client, taskQueue),
     startWorker: async (options = {}) => {
+      const providerConfig = options.providerConfig ?? { scripted: {} };
       const nativeConnection = await NativeConnection.connect({ address });
       nativeConnections.push(nativeConnection);
       const worker = await createSessionWorker({
         connection: nativeConnection,
         namespace,
         taskQueue,
-        modelProvider: createModelProvider(options.providerConfig ?? { scripted: {} }),
+        modelProvider: createModelProvider(
+          providerConfig,
+          accessFor(providerConfig, options.modelAccess),
+        ),
+        secrets: providerSecrets(providerConfig),
         ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
         workflowBundle: await sharedBundle(),
       });

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { tmpdir } from "node:os";
+import { delimiter } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** A worker started the way a user starts one (`node src/worker.ts`), as a separate process. */
 export interface WorkerProcess {
@@ -22,6 +25,11 @@ export function workerEnv(
     AGENTDOCK_TASK_QUEUE: taskQueue,
     SEARCH_PROVIDER: "searxng",
     SEARXNG_URL: searxngUrl,
+    // Scripts the tests play: the fixtures, and the temp folder the fault tests write to.
+    AGENTDOCK_SCRIPT_DIRS: [
+      fileURLToPath(new URL("../fixtures/scripts", import.meta.url)),
+      tmpdir(),
+    ].join(delimiter),
   };
 }
 

@@ -81,8 +81,9 @@ describe("message delivery", () => {
     const sessionId = uniqueId("end");
     await session.env.sessions.sendWithStart({ template: general, sessionId }, "hello", "m1");
     const final = await session.env.sessions.end(sessionId, "user closed the chat");
-    assert.equal(final.status, "ended");
-    assert.equal(final.turn, 1);
+    assert.equal(final.ended, true);
+    assert.equal(final.view.status, "ended");
+    assert.equal(final.view.turn, 1);
     await assert.rejects(session.env.sessions.send(sessionId, "too late", "m2"));
   });
 });

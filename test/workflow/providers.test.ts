@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { jsonSchema, streamText, tool } from "ai";
 import { createModelProvider } from "../../src/llm/model-provider.ts";
+import { testModelAccess } from "../support/test-model-access.ts";
 import { workflowIdFor } from "../../src/session/index.ts";
 import {
   offeredTools,
@@ -225,10 +226,13 @@ describe("the OpenAI-compatible provider streaming from the local server", () =>
   });
 
   function model() {
-    return createModelProvider({
-      scripted: {},
-      openaiCompatible: { baseURL: `${fake.url}/v1`, apiKey },
-    }).languageModel("openai-compatible:fake-model");
+    return createModelProvider(
+      {
+        scripted: {},
+        openaiCompatible: { baseURL: `${fake.url}/v1`, apiKey },
+      },
+      testModelAccess,
+    ).languageModel("openai-compatible:fake-model");
   }
 
   it("streams text deltas over SSE and reports the usage of the last chunk", async () => {

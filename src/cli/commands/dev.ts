@@ -75,6 +75,7 @@ export const devCommand: Command = {
       uiPort: args["ui-port"],
       searchAttributes: sessionSearchAttributes,
       logFile: resolve(dirname(dbFile), "dev-server.log"),
+      env: context.env,
     });
     try {
       const connection = await NativeConnection.connect({ address: server.address });

@@ -7,21 +7,25 @@ import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeJson, writeLine } from "../output.ts";
 import { onSession } from "../session-errors.ts";
 
-const help = `Usage: agentdock-temporal end <session> [--reason TEXT] [--json]
+const help = `Usage: agentdock-temporal end <session> [--reason TEXT] [--wait SECONDS] [--json]
 
-Ends a session once the messages it has accepted are answered, and prints its final state
-(the \`endSessionAndWait\` update). Needs a worker.
+Ends a session once the messages it has accepted are answered. Waits for the session's
+workflow to close and prints its final state; if messages are still queued when the wait is
+over, says "ending: N messages queued" (the session ends by itself once they are answered).
+Needs a worker.
 
 Options:
-  --reason TEXT  why (kept in the session's state; default "ended by request")
-  --json         the final SessionView as JSON
-  -h, --help     this help
+  --reason TEXT     why (kept in the session's state; default "ended by request")
+  --wait SECONDS    how long to wait for the session to close (default 30)
+  --json            {"ended": true|false, "view": SessionView} as JSON
+  -h, --help        this help
 
 ${exitCodesHelp}`;
 
 const schema = z.object({
   session: sessionIdSchema,
   reason: z.string().trim().min(1).max(500).optional(),
+  wait: z.coerce.number().min(0).max(3600).default(30),
   json: z.boolean().default(false),
 });
 
@@ -34,21 +38,33 @@ export const endCommand: Command = {
       endCommand,
       argv,
       {
-        options: { reason: { type: "string" }, json: { type: "boolean" } },
+        options: {
+          reason: { type: "string" },
+          wait: { type: "string" },
+          json: { type: "boolean" },
+        },
         positionals: [{ name: "session" }],
         schema,
       },
       context,
     );
     if (args === undefined) return ExitCode.ok;
-    const view = await withSessions(context, (connected) =>
-      onSession(args.session, connected, () => connected.sessions.end(args.session, args.reason)),
+    const outcome = await withSessions(context, (connected) =>
+      onSession(args.session, connected, () =>
+        connected.sessions.end(args.session, args.reason, { waitMs: args.wait * 1000 }),
+      ),
     );
-    if (args.json) writeJson(context.stdout, view);
-    else {
+    const { view } = outcome;
+    if (args.json) writeJson(context.stdout, outcome);
+    else if (outcome.ended) {
       writeLine(
         context.stdout,
         `Session ${view.sessionId} ended after ${view.turn} turn(s)${view.endReason === undefined ? "" : `: ${view.endReason}`}.`,
+      );
+    } else {
+      writeLine(
+        context.stdout,
+        `Session ${view.sessionId} is ending: ${view.pendingMessages} message(s) queued; it ends once they are answered.`,
       );
     }
     return ExitCode.ok;

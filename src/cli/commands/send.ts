@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { agentIdSchema, dirsSchema, sessionIdSchema } from "../arg-schemas.ts";
+import { agentIdSchema, dirsSchema, messageIdSchema, sessionIdSchema } from "../arg-schemas.ts";
 import { agentsDirs, loadAgentTemplate } from "../agent-dirs.ts";
 import type { Command } from "../cli-context.ts";
 import { parseCommandArgs } from "../command-args.ts";
@@ -22,7 +22,8 @@ Options:
                     AGENTDOCK_AGENTS_DIR)
   --dir DIR         another folder of <id>/template.json (repeatable)
   --message-id ID   the message's id: sending again with the same id returns the first result
-                    and never runs the turn twice (default: a new random id)
+                    and never runs the turn twice (default: a new random id); 1 to 128
+                    letters, digits, '.', '_', ':' or '-'
   --json            the TurnResult as JSON (reply, tool calls, state, error)
   -h, --help        this help
 
@@ -35,7 +36,7 @@ const schema = z.object({
   text: z.string().refine((text) => text.trim() !== "", "the message is empty"),
   agent: agentIdSchema.optional(),
   dir: dirsSchema,
-  "message-id": z.string().trim().min(1).max(200).optional(),
+  "message-id": messageIdSchema.optional(),
   json: z.boolean().default(false),
 });
 

@@ -1,17 +1,23 @@
+import { Client, Connection } from "@temporalio/client";
 import { z } from "zod";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createApiServer, tenantTokensFromEnv, type TenantToken } from "../../server/index.ts";
+import { apiGrpcRetryInterceptor } from "../../server/api-grpc-retry.ts";
 import { portSchema } from "../arg-schemas.ts";
 import { agentsDirs } from "../agent-dirs.ts";
 import type { Command } from "../cli-context.ts";
 import { usageError } from "../cli-error.ts";
 import { parseCommandArgs } from "../command-args.ts";
-import { withSessions } from "../connect.ts";
+import { cliSettings } from "../cli-env.ts";
+import { connectOrExplain, connectSettings } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
 
 const DEFAULT_PORT = 8080;
+
+/** On SIGTERM or Ctrl-C, how long requests in flight (chat streams among them) may finish. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 const help = `Usage: agentdock-temporal serve [--port N] [--host H] [--dir DIR…]
 
@@ -32,6 +38,10 @@ Options:
   --host H     address to listen on (default 127.0.0.1, or AGENTDOCK_API_HOST; 0.0.0.0 for all)
   --dir DIR    another folder of agent templates (repeatable; AGENTDOCK_AGENTS_DIR too)
   -h, --help   this help
+
+SIGTERM or Ctrl-C stops it gracefully: no new connections, live event streams end, requests in
+flight get ${SHUTDOWN_GRACE_MS / 1000} s to finish (a turn cut short still completes in its session), then the
+Temporal connection closes and the command exits 0.
 
 Environment:
   AGENTDOCK_API_TOKEN     when set, /api routes need "Authorization: Bearer <token>" (the default tenant)
@@ -102,34 +112,50 @@ export const serveCommand: Command = {
       .split(",")
       .map((origin) => origin.trim())
       .filter((origin) => origin !== "");
-    await withSessions(context, async (connected) => {
-      const api = createApiServer({
-        client: connected.client,
-        taskQueue: connected.taskQueue,
-        agentsDirs: dirs,
-        corsOrigins,
-        tokens,
-        log: (line) => {
-          writeLine(context.stderr, line);
-        },
+    const { taskQueue } = cliSettings(context);
+    const settings = connectSettings(context);
+    // Listening first: a signal that comes while connecting still stops the command cleanly.
+    const stopSignal = nextStopSignal();
+    const connection = await connectOrExplain(settings.address, () =>
+      Connection.connect({
+        ...settings.connectionOptions,
+        interceptors: [apiGrpcRetryInterceptor()],
+      }),
+    );
+    // Temporal calls of requests still running when the grace time is over are cancelled, so
+    // nothing waits on a closed connection (a pending message's long poll would hold ~20 s).
+    const inFlight = new AbortController();
+    try {
+      await connection.withAbortSignal(inFlight.signal, async () => {
+        const api = createApiServer({
+          client: new Client({ connection, namespace: settings.namespace }),
+          taskQueue,
+          agentsDirs: dirs,
+          corsOrigins,
+          tokens,
+          log: (line) => {
+            writeLine(context.stderr, line);
+          },
+        });
+        const { url } = await api.listen(port, host);
+        writeLine(
+          context.stderr,
+          `serve: HTTP API on ${url} (Temporal ${settings.address}, namespace ${settings.namespace}, task queue "${taskQueue}", ${tokens.length === 0 ? "no auth" : `${new Set(tokens.map((entry) => entry.tenant)).size} tenant(s), bearer auth`})`,
+        );
+        const signal = await stopSignal.received;
+        writeLine(
+          context.stderr,
+          `serve: ${signal}, stopping (requests in flight get ${SHUTDOWN_GRACE_MS / 1000} s)`,
+        );
+        await api.close(SHUTDOWN_GRACE_MS);
+        inFlight.abort();
+        writeLine(context.stderr, "serve: stopped");
       });
-      const { url } = await api.listen(port, host);
-      writeLine(
-        context.stderr,
-        `serve: HTTP API on ${url} (Temporal ${connected.settings.address}, namespace ${connected.settings.namespace}, task queue "${connected.taskQueue}", ${tokens.length === 0 ? "no auth" : `${new Set(tokens.map((entry) => entry.tenant)).size} tenant(s), bearer auth`})`,
-      );
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.removeListener("SIGINT", stop);
-          process.removeListener("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
-      writeLine(context.stderr, "serve: stopping");
-      await api.close();
-    });
+    } finally {
+      stopSignal.dispose();
+      // After the HTTP server: no handler is left to use it.
+      await connection.close();
+    }
     return ExitCode.ok;
   },
 };
@@ -139,4 +165,20 @@ function isLoopback(host: string): boolean {
   if (host === "localhost") return true;
   if (isIP(host) === 4) return host.startsWith("127.");
   return host === "::1" || host === "[::1]";
+}
+
+/** The first SIGINT or SIGTERM from now on; `dispose` removes the listeners. */
+function nextStopSignal(): { received: Promise<NodeJS.Signals>; dispose(): void } {
+  let stop: (signal: NodeJS.Signals) => void = () => undefined;
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    stop = resolve;
+  });
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const signal of signals) process.on(signal, stop);
+  return {
+    received,
+    dispose: () => {
+      for (const signal of signals) process.removeListener(signal, stop);
+    },
+  };
 }

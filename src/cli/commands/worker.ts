@@ -23,6 +23,13 @@ Environment:
                           model providers (the scripted model needs none)
   SEARCH_PROVIDER=searxng, SEARXNG_URL
                           the search tool's provider (without one, search fails with a clear error)
+  AGENTDOCK_ALLOWED_PROVIDERS
+                          providers sessions may use, comma-separated (default: all)
+  AGENTDOCK_ALLOWED_BASE_URLS
+                          more base URLs a template's llm.baseURL may name, comma-separated, besides
+                          the providers' own and those of the templates in the agents folders
+  AGENTDOCK_SCRIPT_DIRS   folders (separated like PATH) whose scripts "script:<path>" models may
+                          play, besides the agents folders (shipped agents/, AGENTDOCK_AGENTS_DIR)
 
 ${exitCodesHelp}`;
 

@@ -1,37 +1,66 @@
 import type { ConditionOf } from "../condition-schema.ts";
+import { compileLinearRegex, type CompiledRegex } from "../linear-regex.ts";
 import type { ConditionContext } from "./evidence.ts";
 
 type MessageRegex = ConditionOf<"message_regex">;
 
-// Compiled once per condition object: templates are parsed once, and conditions are immutable.
-const compiled = new WeakMap<MessageRegex, RegExp>();
-
-/** Compiles the condition's pattern (throws SyntaxError for an invalid one; the loader reports it). */
-export function compileMessageRegex(condition: MessageRegex): RegExp {
-  let regex = compiled.get(condition);
-  if (regex === undefined) {
-    regex = new RegExp(condition.value, condition.flags ?? "");
-    compiled.set(condition, regex);
-  }
-  return regex;
+interface Prepared {
+  compiled: CompiledRegex;
+  /** The last message decided and its outcome: every tool event re-evaluates the same message. */
+  last?: { message: string; holds: boolean };
 }
 
-/**
- * How much of a message `message_regex` looks at: the start, where what a user asks for is.
- * A backtracking engine's time grows with the text (quadratically for a plain `a.*b`), and the
- * workflow task that evaluates conditions has a few seconds: at 32,000 characters `a.*b` alone
- * takes about a second, at this length a few milliseconds.
- */
-export const MESSAGE_REGEX_TEXT_LIMIT = 4_000;
+// Caching a pure function's result cannot make the workflow nondeterministic. A compiled pattern
+// keeps the DFA RE2 builds as it matches (up to 8 MB for a pattern built to need many states), so
+// sessions share it by pattern and flags, and only so many patterns are kept: the least recently
+// used is dropped. The last outcome is kept per condition object, that is per session.
+const MAX_COMPILED_PATTERNS = 256;
+const compiledPatterns = new Map<string, CompiledRegex>();
+const prepared = new WeakMap<MessageRegex, Prepared>();
 
+function compileShared(pattern: string, flags: string): CompiledRegex {
+  const key = `${flags}/${pattern}`;
+  let compiled = compiledPatterns.get(key);
+  if (compiled === undefined) {
+    compiled = compileLinearRegex(pattern, flags);
+    if (compiledPatterns.size >= MAX_COMPILED_PATTERNS) {
+      const oldest = compiledPatterns.keys().next();
+      if (oldest.done !== true) compiledPatterns.delete(oldest.value);
+    }
+  } else {
+    compiledPatterns.delete(key);
+  }
+  compiledPatterns.set(key, compiled);
+  return compiled;
+}
+
+/** The condition's pattern compiled for RE2, or why it cannot be (the loader reports it). */
+export function compileMessageRegex(condition: MessageRegex): CompiledRegex {
+  return prepare(condition).compiled;
+}
+
+function prepare(condition: MessageRegex): Prepared {
+  let entry = prepared.get(condition);
+  if (entry === undefined) {
+    entry = { compiled: compileShared(condition.value, condition.flags ?? "") };
+    prepared.set(condition, entry);
+  }
+  return entry;
+}
+
+/** Whether the whole latest user message matches (RE2: time linear in its length). */
 export function messageRegexHolds(condition: MessageRegex, context: ConditionContext): boolean {
   const message = context.evidence.message;
   if (message === undefined) return false;
-  const text =
-    message.length > MESSAGE_REGEX_TEXT_LIMIT
-      ? message.slice(0, MESSAGE_REGEX_TEXT_LIMIT)
-      : message;
-  return compileMessageRegex(condition).test(text);
+  const entry = prepare(condition);
+  if (entry.last?.message === message) return entry.last.holds;
+  const { compiled } = entry;
+  // The loader refuses such a template; one that reached the workflow unchecked fails here, in
+  // the decision, with the loader's words.
+  if (!compiled.ok) throw new Error(`${describeMessageRegex(condition)}: ${compiled.message}`);
+  const holds = compiled.regex.test(message);
+  entry.last = { message, holds };
+  return holds;
 }
 
 export function describeMessageRegex(condition: MessageRegex): string {

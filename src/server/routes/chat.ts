@@ -1,7 +1,7 @@
-import { createUIMessageStreamResponse } from "ai";
+import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
 import type { Context } from "hono";
 import { z } from "zod";
-import { SessionRequestError, turnChunks } from "../../client/index.ts";
+import { SessionRequestError, TurnChunker, watchTurn } from "../../client/index.ts";
 import {
   agentIdSchema,
   sessionIdSchema,
@@ -139,16 +139,34 @@ export async function postChat(api: ApiContext, c: Context<ApiEnv>): Promise<Res
   } catch (error) {
     throw refusal(error, sessionId);
   }
-  const chunks = turnChunks(
-    api.hub,
-    sessionId,
-    messageId,
-    accepted.result(),
-    c.req.raw.signal,
-    (error) => toApiError(error, sessionId).message,
-  );
+  const chunks = turnChunks(api, sessionId, messageId, accepted.result(), c.req.raw.signal);
   return createUIMessageStreamResponse({
     stream: ReadableStream.from(chunks),
     keepAliveMs: 15_000,
   });
+}
+
+async function* turnChunks(
+  api: ApiContext,
+  sessionId: string,
+  messageId: string,
+  result: Promise<TurnResult>,
+  gone: AbortSignal,
+): AsyncGenerator<UIMessageChunk> {
+  const chunker = new TurnChunker();
+  yield* chunker.start(`${sessionId}:${messageId}`);
+  try {
+    for await (const watched of watchTurn({
+      hub: api.hub,
+      sessionId,
+      messageId,
+      result,
+      signal: gone,
+    })) {
+      if (watched.type === "live") yield* chunker.fromLive(watched.event.item);
+      else yield* chunker.finish(watched.result, watched.complete);
+    }
+  } catch (error) {
+    yield { type: "error", errorText: toApiError(error, sessionId).message };
+  }
 }

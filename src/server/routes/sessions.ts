@@ -75,7 +75,10 @@ export async function deleteSessionRoute(api: ApiContext, c: Context<ApiEnv>): P
   }
   const sessionId = await sessionIdParam(api, c);
   try {
-    return c.json(await api.sessions.end(sessionId, reason));
+    // 200 with the final state once the workflow has closed; 202 while it still answers the
+    // messages queued before the request ("ending": `pendingMessages` says how many).
+    const outcome = await api.sessions.end(sessionId, reason);
+    return c.json(outcome.view, outcome.ended ? 200 : 202);
   } catch (error) {
     throw toApiError(error, sessionId);
   }

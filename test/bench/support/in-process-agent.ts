@@ -1,6 +1,7 @@
 import { generateText, isStepCount, tool, type ModelMessage, type ToolSet } from "ai";
 import { encodeModelId } from "../../../src/llm/index.ts";
 import { createModelProvider } from "../../../src/llm/model-provider.ts";
+import { testModelAccess } from "../../support/test-model-access.ts";
 import {
   createOrchestrator,
   type AgentTemplate,
@@ -34,7 +35,9 @@ export interface InProcessSession {
  */
 export function inProcessAgent(template: AgentTemplate): { newSession(): InProcessSession } {
   const orchestrator = createOrchestrator(template, toolCatalogueEntries);
-  const model = createModelProvider({ scripted: {} }).languageModel(encodeModelId(template.llm));
+  const model = createModelProvider({ scripted: {} }, testModelAccess).languageModel(
+    encodeModelId(template.llm),
+  );
   return {
     newSession: () => {
       const session = { state: orchestrator.initialState(), messages: [] as ModelMessage[] };

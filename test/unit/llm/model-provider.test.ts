@@ -7,6 +7,7 @@ import { isNonRetryableModelError } from "../../../src/llm/non-retryable.ts";
 import { ProviderConfigError } from "../../../src/llm/provider-config-error.ts";
 import type { ProviderConfig } from "../../../src/llm/provider-config.ts";
 import { ScriptExhaustedError } from "../../../src/llm/scripted/script-exhausted-error.ts";
+import { testModelAccess } from "../../support/test-model-access.ts";
 
 const fullConfig: ProviderConfig = {
   openai: { apiKey: "sk-test" },
@@ -26,7 +27,7 @@ describe("the worker's model provider", () => {
   ];
   for (const [id, provider, modelId] of routes) {
     it(`routes ${id} to the ${provider} model`, () => {
-      const model = createModelProvider(fullConfig).languageModel(id);
+      const model = createModelProvider(fullConfig, testModelAccess).languageModel(id);
 
       assert.equal(model.specificationVersion, "v4");
       assert.equal(model.provider, provider);
@@ -35,14 +36,14 @@ describe("the worker's model provider", () => {
   }
 
   it("builds an OpenAI-compatible model from the id's base URL alone, without a key", () => {
-    const model = createModelProvider({ scripted: {} }).languageModel(
+    const model = createModelProvider({ scripted: {} }, testModelAccess).languageModel(
       "openai-compatible:llama3.1@http://127.0.0.1:11434/v1",
     );
     assert.equal(model.provider, "openai-compatible.chat");
   });
 
   it("returns the same instance for the same id", () => {
-    const provider = createModelProvider(fullConfig);
+    const provider = createModelProvider(fullConfig, testModelAccess);
     assert.equal(provider.languageModel("openai:gpt-4o"), provider.languageModel("openai:gpt-4o"));
     assert.notEqual(provider.languageModel("openai:gpt-4o"), provider.languageModel("openai:o3"));
   });
@@ -55,7 +56,7 @@ describe("the worker's model provider", () => {
   for (const [id, variable] of missing) {
     it(`asks for ${variable} when ${id} cannot be built`, () => {
       assert.throws(
-        () => createModelProvider({ scripted: {} }).languageModel(id),
+        () => createModelProvider({ scripted: {} }, testModelAccess).languageModel(id),
         (error: unknown) => {
           assert.ok(error instanceof ProviderConfigError);
           assert.deepEqual(error.variables, [variable]);
@@ -69,13 +70,13 @@ describe("the worker's model provider", () => {
 
   it("rejects a malformed id with a ModelIdError", () => {
     assert.throws(
-      () => createModelProvider(fullConfig).languageModel("gpt-4o"),
+      () => createModelProvider(fullConfig, testModelAccess).languageModel("gpt-4o"),
       (error: unknown) => error instanceof ModelIdError && isNonRetryableModelError(error),
     );
   });
 
   it("says embedding and image models are not supported", () => {
-    const provider = createModelProvider(fullConfig);
+    const provider = createModelProvider(fullConfig, testModelAccess);
     assert.throws(
       () => provider.embeddingModel("openai:text-embedding-3-small"),
       (error: unknown) =>

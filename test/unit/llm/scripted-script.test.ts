@@ -6,6 +6,7 @@ import { after, describe, it } from "node:test";
 import { generateText, isStepCount } from "ai";
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { createModelProvider } from "../../../src/llm/model-provider.ts";
+import { testModelAccess } from "../../support/test-model-access.ts";
 import { ScriptExhaustedError } from "../../../src/llm/scripted/script-exhausted-error.ts";
 import { ScriptFileError } from "../../../src/llm/scripted/script-file-error.ts";
 import { createScriptedModel } from "../../../src/llm/scripted/scripted-model.ts";
@@ -78,7 +79,7 @@ describe("scripted script mode", () => {
 
   it("resolves a relative script path against the configured script directory", async () => {
     writeScript("relative.json", { responses: [{ text: "from the script dir" }] });
-    const provider = createModelProvider({ scripted: { scriptDir: dir } });
+    const provider = createModelProvider({ scripted: { scriptDir: dir } }, testModelAccess);
     const result = await provider
       .languageModel("scripted:script:relative.json")
       .doGenerate({ prompt: userPrompt });

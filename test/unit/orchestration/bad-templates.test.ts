@@ -384,7 +384,7 @@ const rows: Row[] = [
     issues: [
       {
         path: "orchestration.steps[0].conditions[0].value",
-        message: "invalid regular expression: Unterminated group",
+        message: 'invalid regular expression: missing closing ): "(unclosed"',
       },
     ],
   },
@@ -417,28 +417,28 @@ const rows: Row[] = [
     ],
   },
   {
-    title: "rejects a regular expression with nested quantifiers, saying why",
+    title: "rejects a regular expression feature RE2 lacks, naming it and how to do without",
     template: agent({
-      steps: [{ name: "Plan", conditions: [{ type: "message_regex", value: "(a+)+$" }] }],
+      steps: [{ name: "Plan", conditions: [{ type: "message_regex", value: "plan(?=ning)" }] }],
     }),
     issues: [
       {
         path: "orchestration.steps[0].conditions[0].value",
         message:
-          'unsafe regular expression: "(a+)+" repeats a part that itself repeats without bound (nested quantifiers), which can take exponential time; rewrite it without the inner repeat',
+          'uses a lookahead ("(?="), which the linear-time regular expression engine (RE2) does not support; match the text itself, or split the test into two conditions',
       },
     ],
   },
   {
-    title: "rejects a regular expression with overlapping repeated alternatives, saying why",
+    title: "rejects a backreference, naming it",
     template: agent({
-      steps: [{ name: "Plan", conditions: [{ type: "message_regex", value: "^(a|a)*$" }] }],
+      steps: [{ name: "Plan", conditions: [{ type: "message_regex", value: "(a)\\1" }] }],
     }),
     issues: [
       {
         path: "orchestration.steps[0].conditions[0].value",
         message:
-          'unsafe regular expression: "(a|a)*" repeats alternatives that can match the same text, which can take exponential time; make the alternatives start differently',
+          'uses a backreference ("\\1"), which the linear-time regular expression engine (RE2) does not support; match the text again explicitly, or use two conditions',
       },
     ],
   },

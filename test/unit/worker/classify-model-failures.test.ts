@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { APICallError } from "@ai-sdk/provider";
 import { ApplicationFailure } from "@temporalio/common";
 import { createModelProvider } from "../../../src/llm/model-provider.ts";
+import { testModelAccess } from "../../support/test-model-access.ts";
+import { createRedactor } from "../../../src/worker/redact-secrets.ts";
 import {
   classifyModelFailure,
   withClassifiedFailures,
@@ -43,7 +47,10 @@ describe("model failures are classified for the activity's retry policy", () => 
   });
 
   it("a malformed model id is not retried", () => {
-    const provider = withClassifiedFailures(createModelProvider({ scripted: {} }));
+    const provider = withClassifiedFailures(
+      createModelProvider({ scripted: {} }, testModelAccess),
+      createRedactor([]),
+    );
     assert.throws(
       () => provider.languageModel("gpt-4o"),
       (error: unknown) =>
@@ -52,9 +59,10 @@ describe("model failures are classified for the activity's retry policy", () => 
   });
 
   it("a missing script fails the call non-retryably", async () => {
-    const model = withClassifiedFailures(createModelProvider({ scripted: {} })).languageModel(
-      "scripted:script:/nonexistent/script.json",
-    );
+    const model = withClassifiedFailures(
+      createModelProvider({ scripted: {} }, testModelAccess),
+      createRedactor([]),
+    ).languageModel(`scripted:script:${join(tmpdir(), "nonexistent-agentdock", "script.json")}`);
     await assert.rejects(
       Promise.resolve(
         model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }),

@@ -1,0 +1,31 @@
+import {
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+  type ConnectionOptions,
+} from "@temporalio/client";
+
+type GrpcInterceptor = NonNullable<ConnectionOptions["interceptors"]>[number];
+
+const RESOURCE_EXHAUSTED = 8;
+
+/**
+ * Requests whose RESOURCE_EXHAUSTED goes straight back to the HTTP client (429 or 503 with
+ * Retry-After) instead of being retried for about 40 s while the request hangs: sending a
+ * message (update-with-start). The stream subscriber's polls keep the usual retries.
+ */
+const answeredAtOnce = new Set(["ExecuteMultiOperation"]);
+
+/** The Temporal client's gRPC retries for the HTTP API: the defaults, but see `answeredAtOnce`. */
+export function apiGrpcRetryInterceptor(): GrpcInterceptor {
+  const defaults = defaultGrpcRetryOptions();
+  const usual = makeGrpcRetryInterceptor(defaults);
+  const noRetryWhenExhausted = makeGrpcRetryInterceptor({
+    delayFunction: defaults.delayFunction,
+    retryableDecider: (attempt, status) =>
+      (status.code as number) !== RESOURCE_EXHAUSTED && defaults.retryableDecider(attempt, status),
+  });
+  return (options, nextCall) => {
+    const method = options.method_definition.path.split("/").at(-1) ?? "";
+    return (answeredAtOnce.has(method) ? noRetryWhenExhausted : usual)(options, nextCall);
+  };
+}
