@@ -9,7 +9,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const jsonBodyLimit = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
-    throw new ApiError(413, "body_too_large", `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    // The rest of the body is left unread and the connection dropped once the answer is out:
+    // say so, or a client reusing the connection sends its next request into a closing socket.
+    throw new ApiError(413, "body_too_large", `the body is larger than ${MAX_BODY_BYTES} bytes`, {
+      headers: { connection: "close" },
+    });
   },
 });
 

@@ -234,6 +234,17 @@ describe("the HTTP API on 127.0.0.1", () => {
     assert.deepEqual(await health.json(), { ok: true, temporal: "reachable" });
   });
 
+  it("answers 413 to every oversized body, request after request on kept-alive connections", async () => {
+    for (let round = 0; round < 20; round++) {
+      const response = await post("/api/chat/general", "x".repeat(2 * 1024 * 1024));
+      assert.equal(response.status, 413, `round ${round}`);
+      assert.equal(
+        ((await response.json()) as { error: { code: string } }).error.code,
+        "body_too_large",
+      );
+    }
+  });
+
   it("answers bad requests with the right status and message, and starts nothing", async () => {
     const chatId = uniqueId("http-bad");
     const body = (text: string) => JSON.stringify({ id: chatId, messages: [userMessage(text)] });
