@@ -6,7 +6,9 @@ import {
   type Client,
   type WorkflowHandle,
 } from "@temporalio/client";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentTemplate } from "../orchestration/index.ts";
+import { temporalOverload } from "../temporal-overload.ts";
 import {
   agentIdKey,
   endSessionSignal,
@@ -56,6 +58,47 @@ export function isEndedSessionError(error: WorkflowNotFoundError): boolean {
   return /already completed/i.test(error.message);
 }
 
+/**
+ * How a message waits for room in its session. Temporal holds at most a few updates in flight
+ * per workflow (each waiting caller is one) and refuses more with RESOURCE_EXHAUSTED; the room
+ * frees as turns finish. So a message sent into a burst waits while the session makes progress
+ * (its history grows), and gives up, with the refusal, once it has made none for `stallMs` or
+ * after `maxWaitMs` in all.
+ */
+export interface RoomWait {
+  stallMs: number;
+  maxWaitMs: number;
+}
+
+export const DEFAULT_ROOM_WAIT: RoomWait = { stallMs: 30_000, maxWaitMs: 10 * 60_000 };
+
+async function withRoom<T>(
+  wait: RoomWait,
+  progress: () => Promise<number | undefined>,
+  request: () => Promise<T>,
+): Promise<T> {
+  const started = Date.now();
+  let lastProgress = started;
+  let lastMark: number | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (temporalOverload(error)?.scope !== "session") throw error;
+      const now = Date.now();
+      const mark = await progress().catch(() => undefined);
+      if (mark !== undefined && mark !== lastMark) {
+        lastMark = mark;
+        lastProgress = now;
+      }
+      if (now - lastProgress > wait.stallMs || now - started > wait.maxWaitMs) throw error;
+      // Jittered backoff, 100 ms doubling to 1 s: waiting callers do not retry in lockstep.
+      const backoff = Math.min(1_000, 100 * 2 ** Math.min(attempt, 4));
+      await sleep(backoff / 2 + Math.random() * (backoff / 2));
+    }
+  }
+}
+
 /** Updates fail with a generic "Workflow Update failed"; callers need the validator's reason. */
 async function unwrapped<T>(request: Promise<T>): Promise<T> {
   try {
@@ -72,10 +115,19 @@ async function unwrapped<T>(request: Promise<T>): Promise<T> {
 export class SessionClient {
   readonly client: Client;
   readonly taskQueue: string;
+  private readonly roomWait: RoomWait;
 
-  constructor(client: Client, taskQueue: string) {
+  constructor(client: Client, taskQueue: string, options: { roomWait?: RoomWait } = {}) {
     this.client = client;
     this.taskQueue = taskQueue;
+    this.roomWait = options.roomWait ?? DEFAULT_ROOM_WAIT;
+  }
+
+  /** A message request to a session, waiting for room in it (see RoomWait). */
+  private inRoom<T>(sessionId: string, request: () => Promise<T>): Promise<T> {
+    const progress = async (): Promise<number> =>
+      (await this.handle(sessionId).describe()).historyLength;
+    return unwrapped(withRoom(this.roomWait, progress, request));
   }
 
   handle(sessionId: string): WorkflowHandle {
@@ -120,7 +172,7 @@ export class SessionClient {
       ...this.startOptions(options),
       workflowIdConflictPolicy: "USE_EXISTING",
     });
-    return unwrapped(
+    return this.inRoom(options.sessionId, () =>
       this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
         args: [{ messageId, text }],
         startWorkflowOperation,
@@ -141,7 +193,7 @@ export class SessionClient {
       ...this.startOptions(options),
       workflowIdConflictPolicy: "USE_EXISTING",
     });
-    const handle = await unwrapped(
+    const handle = await this.inRoom(options.sessionId, () =>
       this.client.workflow.startUpdateWithStart(sendMessageUpdate, {
         args: [{ messageId, text }],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -157,7 +209,7 @@ export class SessionClient {
     text: string,
     messageId: string,
   ): Promise<{ result(): Promise<TurnResult> }> {
-    const handle = await unwrapped(
+    const handle = await this.inRoom(sessionId, () =>
       this.handle(sessionId).startUpdate(sendMessageUpdate, {
         args: [{ messageId, text }],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -168,7 +220,7 @@ export class SessionClient {
 
   /** Sends a message to a running session and waits for the turn's result. */
   async send(sessionId: string, text: string, messageId: string): Promise<TurnResult> {
-    return unwrapped(
+    return this.inRoom(sessionId, () =>
       this.handle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ messageId, text }] }),
     );
   }
