@@ -18,6 +18,7 @@ import {
   stateQuery,
   userMessageSignal,
 } from "../src/session/messages.ts";
+import { ownerMismatch } from "../src/session/message-owner.ts";
 import {
   endSessionRequestSchema,
   formatIssues,
@@ -68,6 +69,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     publishCurrentDetails(view, session.orchestrator.toolDecisions(session.state), step?.sequence);
   };
 
+  const owner = { sessionId: input.sessionId, agentId: input.template.id, tenant: input.tenant };
   const accept = (message: unknown, source: "signal" | "update"): UserMessage | undefined => {
     const parsed = userMessageSchema.safeParse(message);
     if (!parsed.success) {
@@ -75,6 +77,11 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         type: "message_rejected",
         reason: `${source}: ${formatIssues(parsed.error)}`,
       });
+      return undefined;
+    }
+    const mismatch = ownerMismatch(parsed.data, owner);
+    if (mismatch !== undefined) {
+      session.emit({ type: "message_rejected", reason: `${source}: ${mismatch.message}` });
       return undefined;
     }
     if (lifecycle.ending) {
@@ -95,6 +102,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const validateMessage = (message: UserMessage): void => {
     const parsed = userMessageSchema.safeParse(message);
     if (!parsed.success) throw new Error(formatIssues(parsed.error));
+    const mismatch = ownerMismatch(parsed.data, owner);
+    if (mismatch !== undefined) {
+      throw ApplicationFailure.nonRetryable(mismatch.message, mismatch.type);
+    }
     if (lifecycle.ending && !session.isKnown(parsed.data.messageId)) {
       throw new Error(`the session has ended (${session.endReason ?? "ended"}); start a new one`);
     }

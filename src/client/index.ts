@@ -3,6 +3,7 @@ export {
   DEFAULT_ROOM_WAIT,
   isEndedSessionError,
   SessionClient,
+  type MessageOwner,
   SessionRequestError,
   type EndOutcome,
   type RoomWait,
@@ -19,3 +20,4 @@ export {
   type SessionListing,
 } from "./session-listing.ts";
 export { watchTurn, type TurnWatchEvent, type WatchTurnOptions } from "./turn-watcher.ts";
+export { TurnChunker, type TurnMetadata } from "./ui-chunks.ts";

@@ -1,12 +1,15 @@
 import {
+  ApplicationFailure,
   WithStartWorkflowOperation,
   WorkflowUpdateStage,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  isGrpcServiceError,
   type Client,
   type WorkflowHandle,
 } from "@temporalio/client";
 import { setTimeout as sleep } from "node:timers/promises";
+import proto from "@temporalio/proto";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import { temporalOverload } from "../temporal-overload.ts";
 import {
@@ -17,9 +20,12 @@ import {
   sendMessageUpdate,
   sessionStatusKey,
   stateQuery,
+  tenantIdKey,
+  tenantOf,
   turnCountKey,
   userMessageSignal,
   workflowIdFor,
+  DEFAULT_TENANT,
   SESSION_WORKFLOW_TYPE,
   type LoggedEvent,
   type SessionInput,
@@ -28,13 +34,25 @@ import {
   type SessionSettings,
   type SessionView,
   type TurnResult,
+  type UserMessage,
 } from "../session/index.ts";
 
 export interface StartSessionOptions {
   template: AgentTemplate;
   sessionId: string;
+  /** The creator's tenant (the default tenant when absent); its messages carry it too. */
+  tenant?: string;
   settings?: SessionSettings;
 }
+
+/** Who a message to an existing session expects to reach; the workflow refuses a mismatch. */
+export interface MessageOwner {
+  agentId?: string;
+  tenant?: string;
+}
+
+/** gRPC's NOT_FOUND status code. */
+const grpcNotFound = 5;
 
 /** How long `end` waits for the session's workflow to close before reporting it as ending. */
 export const DEFAULT_END_WAIT_MS = 10_000;
@@ -48,6 +66,13 @@ export interface EndOutcome {
 /** A request the session refused (validator) or could not answer; the message is the session's reason. */
 export class SessionRequestError extends Error {
   override readonly name = "SessionRequestError";
+  /** The refusal's type when the session named one (`AgentMismatch`, `TenantMismatch`). */
+  readonly type: string | undefined;
+
+  constructor(message: string, options: { cause?: unknown; type?: string | undefined } = {}) {
+    super(message, { cause: options.cause });
+    this.type = options.type;
+  }
 }
 
 /**
@@ -99,13 +124,29 @@ async function withRoom<T>(
   }
 }
 
+/** A message as the workflow receives it, naming the agent and tenant the sender expects. */
+function userMessage(text: string, messageId: string, owner: MessageOwner): UserMessage {
+  return {
+    messageId,
+    text,
+    ...(owner.agentId === undefined ? {} : { agentId: owner.agentId }),
+    ...(owner.tenant === undefined ? {} : { tenant: owner.tenant }),
+  };
+}
+
+const ownerOf = (options: StartSessionOptions): MessageOwner => ({
+  agentId: options.template.id,
+  ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+});
+
 /** Updates fail with a generic "Workflow Update failed"; callers need the validator's reason. */
 async function unwrapped<T>(request: Promise<T>): Promise<T> {
   try {
     return await request;
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof Error) {
-      throw new SessionRequestError(error.cause.message, { cause: error });
+      const type = error.cause instanceof ApplicationFailure ? error.cause.type : undefined;
+      throw new SessionRequestError(error.cause.message, { cause: error, type: type ?? undefined });
     }
     throw error;
   }
@@ -138,6 +179,7 @@ export class SessionClient {
     const input: SessionInput = {
       sessionId: options.sessionId,
       template: options.template,
+      tenant: tenantOf(options),
       ...(options.settings === undefined ? {} : { settings: options.settings }),
     };
     return {
@@ -148,6 +190,7 @@ export class SessionClient {
         { key: agentIdKey, value: options.template.id },
         { key: sessionStatusKey, value: "idle" },
         { key: turnCountKey, value: 0 },
+        { key: tenantIdKey, value: tenantOf(options) },
       ],
       staticSummary: `${options.template.name} session · agent ${options.template.id}`,
       staticDetails: `Agent **${options.template.name}** (\`${options.template.id}\`), model ${options.template.llm.provider}:${options.template.llm.model}, tools: ${options.template.tools.join(", ") || "none"}.`,
@@ -174,7 +217,7 @@ export class SessionClient {
     });
     return this.inRoom(options.sessionId, () =>
       this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
-        args: [{ messageId, text }],
+        args: [userMessage(text, messageId, ownerOf(options))],
         startWorkflowOperation,
       }),
     );
@@ -195,12 +238,38 @@ export class SessionClient {
     });
     const handle = await this.inRoom(options.sessionId, () =>
       this.client.workflow.startUpdateWithStart(sendMessageUpdate, {
-        args: [{ messageId, text }],
+        args: [userMessage(text, messageId, ownerOf(options))],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
         startWorkflowOperation,
       }),
     );
-    return { result: () => unwrapped(handle.result()) };
+    // A refused update comes back already completed with its failure, which the handle only
+    // reveals through result(); the server keeps no record of it (polling answers NOT_FOUND). Ask
+    // the server where the update stands (at once: it is past ACCEPTED) so a refusal throws here
+    // and a caller never mistakes it for an accepted turn.
+    const result = unwrapped(handle.result());
+    result.catch(() => undefined);
+    try {
+      const { outcome } = await this.client.workflowService.pollWorkflowExecutionUpdate({
+        namespace: this.client.options.namespace,
+        updateRef: {
+          workflowExecution: { workflowId: handle.workflowId, runId: handle.workflowRunId ?? null },
+          updateId: handle.updateId,
+        },
+        identity: this.client.options.identity,
+        waitPolicy: {
+          lifecycleStage:
+            proto.temporal.api.enums.v1.UpdateWorkflowExecutionLifecycleStage
+              .UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED,
+        },
+      });
+      if (outcome?.failure != null) await result;
+    } catch (error) {
+      const code: number | undefined = isGrpcServiceError(error) ? error.code : undefined;
+      if (code !== grpcNotFound) throw error;
+      await result;
+    }
+    return { result: () => result };
   }
 
   /** Like `submit`, for a running session (never starts one). */
@@ -219,15 +288,27 @@ export class SessionClient {
   }
 
   /** Sends a message to a running session and waits for the turn's result. */
-  async send(sessionId: string, text: string, messageId: string): Promise<TurnResult> {
+  async send(
+    sessionId: string,
+    text: string,
+    messageId: string,
+    owner: MessageOwner = {},
+  ): Promise<TurnResult> {
     return this.inRoom(sessionId, () =>
-      this.handle(sessionId).executeUpdate(sendMessageUpdate, { args: [{ messageId, text }] }),
+      this.handle(sessionId).executeUpdate(sendMessageUpdate, {
+        args: [userMessage(text, messageId, owner)],
+      }),
     );
   }
 
   /** Sends a message without waiting (signal); the result shows in events and state. */
-  async post(sessionId: string, text: string, messageId: string): Promise<void> {
-    await this.handle(sessionId).signal(userMessageSignal, { messageId, text });
+  async post(
+    sessionId: string,
+    text: string,
+    messageId: string,
+    owner: MessageOwner = {},
+  ): Promise<void> {
+    await this.handle(sessionId).signal(userMessageSignal, userMessage(text, messageId, owner));
   }
 
   async state(sessionId: string): Promise<SessionView> {
@@ -266,6 +347,27 @@ export class SessionClient {
       if (!deadline.aborted) throw error;
     }
     return { ended: false, view: await this.state(sessionId) };
+  }
+
+  /**
+   * Who owns a session and whether it runs, from its search attributes; undefined when no
+   * session has this id. A session started before tenants belongs to the default tenant.
+   */
+  async owner(
+    sessionId: string,
+  ): Promise<{ tenant: string; agentId: string | undefined; running: boolean } | undefined> {
+    try {
+      const description = await this.handle(sessionId).describe();
+      const attributes = description.typedSearchAttributes;
+      return {
+        tenant: attributes.get(tenantIdKey) ?? DEFAULT_TENANT,
+        agentId: attributes.get(agentIdKey),
+        running: description.status.name === "RUNNING",
+      };
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw error;
+    }
   }
 
   /** Whether a session with this id was ever started (running or closed). */

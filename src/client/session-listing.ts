@@ -5,7 +5,9 @@ import {
   agentIdKey,
   sessionIdFromWorkflowId,
   sessionStatusKey,
+  tenantIdKey,
   turnCountKey,
+  DEFAULT_TENANT,
   SESSION_WORKFLOW_TYPE,
 } from "../session/index.ts";
 
@@ -26,6 +28,7 @@ export interface SessionListing {
   workflowId: string;
   runId: string;
   agentId: string | null;
+  tenant: string;
   activeStep: string | null;
   /** The workflow execution: running, completed, failed, terminated… */
   status: string;
@@ -42,6 +45,8 @@ export interface SessionListing {
 export interface ListFilter {
   status?: ExecutionStatusOption;
   agent?: string;
+  /** Only this tenant's sessions; the default tenant also owns sessions that have none. */
+  tenant?: string;
   limit: number;
 }
 
@@ -55,6 +60,14 @@ export function listQuery(filter: ListFilter): string {
   );
   // Agent ids are validated (lower-case letters, digits, '-'): nothing to escape.
   if (filter.agent !== undefined) clauses.push(`AgentId="${filter.agent}"`);
+  // Tenant ids are validated the same way (tenantIdSchema).
+  if (filter.tenant !== undefined) {
+    clauses.push(
+      filter.tenant === DEFAULT_TENANT
+        ? `(TenantId="${DEFAULT_TENANT}" OR TenantId IS NULL)`
+        : `TenantId="${filter.tenant}"`,
+    );
+  }
   return clauses.join(" AND ");
 }
 
@@ -88,6 +101,7 @@ export async function listSessions(client: Client, filter: ListFilter): Promise<
         workflowId: info.workflowId,
         runId: info.runId,
         agentId: attributes.get(agentIdKey) ?? null,
+        tenant: attributes.get(tenantIdKey) ?? DEFAULT_TENANT,
         activeStep: attributes.get(activeStepKey) ?? null,
         status: info.status.name.toLowerCase().replace(/_/g, "-"),
         sessionStatus: attributes.get(sessionStatusKey) ?? null,

@@ -9,3 +9,8 @@ export interface ApiContext {
   hub: StreamHub;
   agents: AgentSource;
 }
+
+/** Hono's per-request variables: the caller's tenant, set by the auth middleware. */
+export interface ApiEnv {
+  Variables: { tenant: string };
+}

@@ -9,6 +9,8 @@ export const sessionStatusKey = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 export const turnCountKey = defineSearchAttributeKey("TurnCount", SearchAttributeType.INT);
+/** The tenant that created the session; set once at start, the API lists and reaches by it. */
+export const tenantIdKey = defineSearchAttributeKey("TenantId", SearchAttributeType.KEYWORD);
 
 /** What the dev server must register (`--search-attribute NAME=Type`). */
 export const sessionSearchAttributes = {
@@ -16,4 +18,5 @@ export const sessionSearchAttributes = {
   ActiveStep: "Keyword",
   SessionStatus: "Keyword",
   TurnCount: "Int",
+  TenantId: "Keyword",
 } as const satisfies Record<string, DevServerAttributeType>;

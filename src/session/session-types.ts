@@ -1,7 +1,8 @@
 import type { WorkflowStreamState } from "@temporalio/workflow-streams/workflow";
 import { z } from "zod";
 import { MAX_MESSAGE_CHARS } from "./constants.ts";
-import { messageIdSchema } from "./ids.ts";
+import { agentIdSchema, messageIdSchema } from "./ids.ts";
+import { tenantIdSchema } from "./tenants.ts";
 import type {
   AgentTemplate,
   OrchestrationEvent,
@@ -33,6 +34,10 @@ export const userMessageSchema = z.strictObject({
       (text) => text.length <= MAX_MESSAGE_CHARS,
       `the message is longer than ${MAX_MESSAGE_CHARS} characters`,
     ),
+  /** The agent the sender expects the session to run; a different one refuses the message. */
+  agentId: agentIdSchema.optional(),
+  /** The sender's tenant; a session of another tenant refuses the message as if it did not exist. */
+  tenant: tenantIdSchema.optional(),
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
@@ -144,6 +149,8 @@ export interface SessionSettings {
 export interface SessionInput {
   sessionId: string;
   template: AgentTemplate;
+  /** The creator's tenant (absent for sessions started before tenants: the default tenant). */
+  tenant?: string;
   settings?: SessionSettings;
   carried?: CarriedSession;
 }

@@ -1,6 +1,8 @@
 import { Client, Connection } from "@temporalio/client";
 import { z } from "zod";
-import { createApiServer } from "../../server/index.ts";
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { createApiServer, tenantTokensFromEnv, type TenantToken } from "../../server/index.ts";
 import { apiGrpcRetryInterceptor } from "../../server/api-grpc-retry.ts";
 import { portSchema } from "../arg-schemas.ts";
 import { agentsDirs } from "../agent-dirs.ts";
@@ -42,7 +44,16 @@ flight get ${SHUTDOWN_GRACE_MS / 1000} s to finish (a turn cut short still compl
 Temporal connection closes and the command exits 0.
 
 Environment:
-  AGENTDOCK_API_TOKEN     when set, /api routes need "Authorization: Bearer <token>"
+  AGENTDOCK_API_TOKEN     when set, /api routes need "Authorization: Bearer <token>" (the default tenant)
+  AGENTDOCK_API_TOKENS    tokens of tenants, "tenant:token,tenant:token"; each token sees only its
+                          tenant's sessions
+  AGENTDOCK_API_TOKENS_FILE
+                          the same as a JSON file: {"tenant": "token" | ["token", …]}
+                          Without any token the API is open, and serve refuses a non-loopback
+                          --host (exit 2)
+  AGENTDOCK_API_EXPOSED_HOST
+                          the address clients reach the port on, when not --host (a container's
+                          published address); the no-token refusal checks this one
   AGENTDOCK_API_CORS_ORIGIN
                           origins browsers may call the API from, comma-separated ("*" for any)
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
@@ -83,7 +94,19 @@ export const serveCommand: Command = {
       throw usageError(`AGENTDOCK_API_PORT: "${envPort ?? ""}" is not a port (0-65535)`);
     }
     const host = args.host ?? context.env["AGENTDOCK_API_HOST"] ?? "127.0.0.1";
-    const token = context.env["AGENTDOCK_API_TOKEN"]?.trim();
+    let tokens: TenantToken[];
+    try {
+      tokens = tenantTokensFromEnv(context.env, (path) => readFileSync(path, "utf8"));
+    } catch (error) {
+      throw usageError(error instanceof Error ? error.message : String(error));
+    }
+    // In a container serve listens on 0.0.0.0 while the published port may be loopback only.
+    const exposed = context.env["AGENTDOCK_API_EXPOSED_HOST"]?.trim() || host;
+    if (tokens.length === 0 && !isLoopback(exposed)) {
+      throw usageError(
+        `refusing to serve on ${exposed} without a token: anyone who reaches it could read and end every session. Set AGENTDOCK_API_TOKEN (or AGENTDOCK_API_TOKENS), or listen on 127.0.0.1`,
+      );
+    }
     const dirs = agentsDirs(context, args.dir);
     const corsOrigins = (context.env["AGENTDOCK_API_CORS_ORIGIN"] ?? "")
       .split(",")
@@ -109,7 +132,7 @@ export const serveCommand: Command = {
           taskQueue,
           agentsDirs: dirs,
           corsOrigins,
-          ...(token === undefined || token === "" ? {} : { token }),
+          tokens,
           log: (line) => {
             writeLine(context.stderr, line);
           },
@@ -117,7 +140,7 @@ export const serveCommand: Command = {
         const { url } = await api.listen(port, host);
         writeLine(
           context.stderr,
-          `serve: HTTP API on ${url} (Temporal ${settings.address}, namespace ${settings.namespace}, task queue "${taskQueue}", ${token === undefined || token === "" ? "no auth" : "bearer auth"})`,
+          `serve: HTTP API on ${url} (Temporal ${settings.address}, namespace ${settings.namespace}, task queue "${taskQueue}", ${tokens.length === 0 ? "no auth" : `${new Set(tokens.map((entry) => entry.tenant)).size} tenant(s), bearer auth`})`,
         );
         const signal = await stopSignal.received;
         writeLine(
@@ -136,6 +159,13 @@ export const serveCommand: Command = {
     return ExitCode.ok;
   },
 };
+
+/** Addresses only this machine reaches: the one place an open API is acceptable. */
+function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1" || host === "[::1]";
+}
 
 /** The first SIGINT or SIGTERM from now on; `dispose` removes the listeners. */
 function nextStopSignal(): { received: Promise<NodeJS.Signals>; dispose(): void } {

@@ -1,20 +1,17 @@
-import type { ServerResponse } from "node:http";
-import { WorkflowNotFoundError } from "@temporalio/client";
-import { pipeUIMessageStreamToResponse, type UIMessageChunk } from "ai";
+import { createUIMessageStreamResponse, type UIMessageChunk } from "ai";
+import type { Context } from "hono";
 import { z } from "zod";
+import { SessionRequestError, TurnChunker, watchTurn } from "../../client/index.ts";
 import {
-  agentIdKey,
   agentIdSchema,
   sessionIdSchema,
   MAX_MESSAGE_CHARS,
   type TurnResult,
 } from "../../session/index.ts";
-import type { ApiContext } from "../api-context.ts";
+import type { ApiContext, ApiEnv } from "../api-context.ts";
 import { ApiError, toApiError } from "../api-error.ts";
-import { readJsonBody } from "../http-io.ts";
-import type { RouteContext } from "../router.ts";
-import { watchTurn } from "../../client/index.ts";
-import { TurnChunker } from "../ui-chunks.ts";
+import { readJsonBody } from "../json-body.ts";
+import { unknownSession } from "../tenant-sessions.ts";
 import { invalidBody } from "../validation.ts";
 
 /** The body `useChat` (DefaultChatTransport) sends: the chat id is the session id. */
@@ -65,49 +62,63 @@ function userText(body: ChatBody): { messageId: string; text: string } {
   return { messageId: last.id, text };
 }
 
-/** A chat may continue only the session of its own agent, and only while it runs. */
+const agentMismatch = (sessionId: string, owner: string, agentId: string): ApiError =>
+  new ApiError(
+    409,
+    "agent_mismatch",
+    `session "${sessionId}" belongs to agent "${owner}", not "${agentId}"`,
+  );
+
+/**
+ * A chat may continue only its tenant's session, of its own agent, while it runs. This early
+ * answer saves a request; the workflow's validator makes the same check atomically (two first
+ * messages racing past here both reach it).
+ */
 async function checkExistingSession(
   api: ApiContext,
   sessionId: string,
   agentId: string,
+  tenant: string,
 ): Promise<void> {
+  let owner: Awaited<ReturnType<ApiContext["sessions"]["owner"]>>;
   try {
-    const description = await api.sessions.handle(sessionId).describe();
-    if (description.status.name !== "RUNNING") {
-      throw new ApiError(
-        409,
-        "session_ended",
-        `session "${sessionId}" has ended; use a new chat id`,
-      );
-    }
-    const owner = description.typedSearchAttributes.get(agentIdKey);
-    if (owner !== undefined && owner !== agentId) {
-      throw new ApiError(
-        409,
-        "agent_mismatch",
-        `session "${sessionId}" belongs to agent "${owner}", not "${agentId}"`,
-      );
-    }
+    owner = await api.sessions.owner(sessionId);
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return;
     throw toApiError(error, sessionId);
   }
+  if (owner === undefined) return;
+  if (owner.tenant !== tenant) throw unknownSession(sessionId);
+  if (!owner.running) {
+    throw new ApiError(409, "session_ended", `session "${sessionId}" has ended; use a new chat id`);
+  }
+  if (owner.agentId !== undefined && owner.agentId !== agentId) {
+    throw agentMismatch(sessionId, owner.agentId, agentId);
+  }
+}
+
+/** The session's own refusals, as the API answers them. */
+function refusal(error: unknown, sessionId: string): ApiError {
+  if (error instanceof SessionRequestError && error.type === "AgentMismatch") {
+    return new ApiError(409, "agent_mismatch", error.message, { cause: error });
+  }
+  if (error instanceof SessionRequestError && error.type === "TenantMismatch") {
+    return unknownSession(sessionId, error);
+  }
+  return toApiError(error, sessionId);
 }
 
 /**
  * `POST /api/chat/:agentId`: sends the chat's new message to the session named by the body's
- * `id` (update-with-start: the session is created on first use) and streams the turn back in
- * the AI SDK UI message-stream protocol while it runs. The turn is durable: a client that goes
- * away does not stop it, and sending the same message id again answers with the same turn.
+ * `id` (update-with-start: the session is created on first use, in the caller's tenant) and
+ * streams the turn back in the AI SDK UI message-stream protocol while it runs. The turn is
+ * durable: a client that goes away does not stop it, and sending the same message id again
+ * answers with the same turn.
  */
-export async function postChat(
-  api: ApiContext,
-  { request, response, params }: RouteContext,
-): Promise<void> {
-  const agentId = agentIdSchema.safeParse(params["agentId"]);
-  if (!agentId.success)
-    throw new ApiError(404, "unknown_agent", `no agent "${params["agentId"] ?? ""}"`);
-  const parsed = chatBodySchema.safeParse(await readJsonBody(request));
+export async function postChat(api: ApiContext, c: Context<ApiEnv>): Promise<Response> {
+  const rawAgentId = c.req.param("agentId") ?? "";
+  const agentId = agentIdSchema.safeParse(rawAgentId);
+  if (!agentId.success) throw new ApiError(404, "unknown_agent", `no agent "${rawAgentId}"`);
+  const parsed = chatBodySchema.safeParse(await readJsonBody(c));
   if (!parsed.success) throw invalidBody(parsed.error);
   const body = parsed.data;
   if (body.trigger === "regenerate-message") {
@@ -120,30 +131,17 @@ export async function postChat(
   const { messageId, text } = userText(body);
   const template = api.agents.template(agentId.data);
   const sessionId = body.id;
-  await checkExistingSession(api, sessionId, template.id);
+  const tenant = c.var.tenant;
+  await checkExistingSession(api, sessionId, template.id, tenant);
   let accepted: { result(): Promise<TurnResult> };
   try {
-    accepted = await api.sessions.submit({ template, sessionId }, text, messageId);
+    accepted = await api.sessions.submit({ template, sessionId, tenant }, text, messageId);
   } catch (error) {
-    throw toApiError(error, sessionId);
+    throw refusal(error, sessionId);
   }
-  await streamTurn(api, response, sessionId, messageId, accepted.result());
-}
-
-async function streamTurn(
-  api: ApiContext,
-  response: ServerResponse,
-  sessionId: string,
-  messageId: string,
-  result: Promise<TurnResult>,
-): Promise<void> {
-  const gone = new AbortController();
-  response.on("close", () => {
-    gone.abort();
-  });
-  await pipeUIMessageStreamToResponse({
-    response,
-    stream: ReadableStream.from(turnChunks(api, sessionId, messageId, result, gone.signal)),
+  const chunks = turnChunks(api, sessionId, messageId, accepted.result(), c.req.raw.signal);
+  return createUIMessageStreamResponse({
+    stream: ReadableStream.from(chunks),
     keepAliveMs: 15_000,
   });
 }

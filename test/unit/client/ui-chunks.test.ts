@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import type { LiveItem } from "../../../src/client/index.ts";
 import type { SessionView, TurnResult } from "../../../src/session/index.ts";
-import { TurnChunker } from "../../../src/server/ui-chunks.ts";
+import { TurnChunker } from "../../../src/client/ui-chunks.ts";
 
 const state: SessionView = {
   sessionId: "s1",

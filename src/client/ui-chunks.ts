@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from "ai";
-import type { LiveItem } from "../client/index.ts";
+import type { LiveItem } from "./live-events.ts";
 import type { TurnResult } from "../session/index.ts";
 
 /** What the stream's `finish` chunk carries as message metadata. */
