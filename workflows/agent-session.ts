@@ -31,12 +31,31 @@ import { SessionCore } from "./session-core.ts";
 import { publishCurrentDetails, searchAttributePublisher } from "./visibility.ts";
 
 /**
+ * The session's core, or a deliberate failure of the workflow when its template cannot run at
+ * all (a workflow started by hand with a template the loader would refuse): failing on purpose
+ * ends it with the reason, where an exception here would fail every workflow task forever.
+ */
+function sessionFor(input: SessionInput): { session: SessionCore; idleTimeoutMs: number } {
+  try {
+    return {
+      session: new SessionCore(input),
+      idleTimeoutMs: parseDuration(input.template.session.idleTimeout),
+    };
+  } catch (error) {
+    throw ApplicationFailure.nonRetryable(
+      `the session's template cannot run: ${error instanceof Error ? error.message : String(error)}; start sessions with a template the loader accepts (agentdock-temporal agents checks them)`,
+      "InvalidTemplate",
+    );
+  }
+}
+
+/**
  * One chat session with one agent, alive as long as the conversation. Messages are handled
  * strictly in arrival order, one turn at a time; each messageId once. The orchestration state
  * lives here, so a session survives worker and server restarts exactly where it was.
  */
 export async function agentSession(input: SessionInput): Promise<SessionResult> {
-  const session = new SessionCore(input);
+  const { session, idleTimeoutMs } = sessionFor(input);
   const publishAttributes = searchAttributePublisher();
   // An object, not a `let`: handlers set it, and TypeScript cannot see closures narrow a local.
   const lifecycle = { ending: false };
@@ -154,7 +173,6 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   setHandler(allowedToolsQuery, () => session.orchestrator.allowedTools(session.state));
   setHandler(eventsQuery, ({ after }) => session.log.since(after));
 
-  const idleTimeoutMs = parseDuration(input.template.session.idleTimeout);
   const eventThreshold =
     input.settings?.continueAsNewAfterEvents ?? DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS;
   const shouldContinueAsNew = (): boolean => {

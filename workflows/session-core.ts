@@ -3,6 +3,7 @@ import {
   createOrchestrator,
   DEFAULT_RECENT_TURNS,
   type AgentTemplate,
+  type OrchestrationEvent,
   type OrchestrationState,
   type Orchestrator,
 } from "../src/orchestration/index.ts";
@@ -134,6 +135,28 @@ export class SessionCore {
     this.stream.publishEvent(event);
   }
 
+  /**
+   * The orchestrator's decision on a new message. A template that reached the workflow without
+   * the loader's checks (a workflow started by hand) can make it throw: that fails this turn,
+   * with the reason, instead of every workflow task.
+   */
+  private decide(text: string): {
+    state: OrchestrationState;
+    events: readonly OrchestrationEvent[];
+    error?: string;
+  } {
+    try {
+      return this.orchestrator.onUserMessage(this.state, text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        state: { ...this.state, turn: this.state.turn + 1 },
+        events: [],
+        error: `the session's template cannot decide on this message: ${reason}; start sessions with a template the loader accepts (agentdock-temporal agents checks them)`,
+      };
+    }
+  }
+
   /** Runs the next pending message as one turn. */
   async runNextTurn(): Promise<TurnResult | undefined> {
     const message = this.pending[0];
@@ -141,7 +164,7 @@ export class SessionCore {
     this.status = "running";
     this.stream.dropBefore(this.lastTurnStart);
     this.lastTurnStart = this.stream.offset;
-    const decision = this.orchestrator.onUserMessage(this.state, message.text);
+    const decision = this.decide(message.text);
     this.state = decision.state;
     this.emit({
       type: "turn_started",
@@ -154,9 +177,10 @@ export class SessionCore {
 
     const toolCalls: ToolCallRecord[] = [];
     const model = modelIdOrError(this.input.template.llm);
+    const failure = decision.error ?? ("error" in model ? model.error : undefined);
     const outcome =
-      "error" in model
-        ? { text: "", responseMessages: [], error: model.error }
+      failure !== undefined || "error" in model
+        ? { text: "", responseMessages: [], error: failure }
         : await runModelLoop(
             this.orchestrator,
             this.turnContext(toolCalls, model.modelId),

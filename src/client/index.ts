@@ -1,10 +1,12 @@
 export {
   DEFAULT_END_WAIT_MS,
+  DEFAULT_ROOM_WAIT,
   isEndedSessionError,
   SessionClient,
   type MessageOwner,
   SessionRequestError,
   type EndOutcome,
+  type RoomWait,
   type StartSessionOptions,
 } from "./session-client.ts";
 export { LiveTranslator, type LiveEvent, type LiveItem } from "./live-events.ts";

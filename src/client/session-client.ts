@@ -8,8 +8,10 @@ import {
   type Client,
   type WorkflowHandle,
 } from "@temporalio/client";
+import { setTimeout as sleep } from "node:timers/promises";
 import proto from "@temporalio/proto";
 import type { AgentTemplate } from "../orchestration/index.ts";
+import { temporalOverload } from "../temporal-overload.ts";
 import {
   agentIdKey,
   endSessionSignal,
@@ -81,6 +83,47 @@ export function isEndedSessionError(error: WorkflowNotFoundError): boolean {
   return /already completed/i.test(error.message);
 }
 
+/**
+ * How a message waits for room in its session. Temporal holds at most a few updates in flight
+ * per workflow (each waiting caller is one) and refuses more with RESOURCE_EXHAUSTED; the room
+ * frees as turns finish. So a message sent into a burst waits while the session makes progress
+ * (its history grows), and gives up, with the refusal, once it has made none for `stallMs` or
+ * after `maxWaitMs` in all.
+ */
+export interface RoomWait {
+  stallMs: number;
+  maxWaitMs: number;
+}
+
+export const DEFAULT_ROOM_WAIT: RoomWait = { stallMs: 30_000, maxWaitMs: 10 * 60_000 };
+
+async function withRoom<T>(
+  wait: RoomWait,
+  progress: () => Promise<number | undefined>,
+  request: () => Promise<T>,
+): Promise<T> {
+  const started = Date.now();
+  let lastProgress = started;
+  let lastMark: number | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (temporalOverload(error)?.scope !== "session") throw error;
+      const now = Date.now();
+      const mark = await progress().catch(() => undefined);
+      if (mark !== undefined && mark !== lastMark) {
+        lastMark = mark;
+        lastProgress = now;
+      }
+      if (now - lastProgress > wait.stallMs || now - started > wait.maxWaitMs) throw error;
+      // Jittered backoff, 100 ms doubling to 1 s: waiting callers do not retry in lockstep.
+      const backoff = Math.min(1_000, 100 * 2 ** Math.min(attempt, 4));
+      await sleep(backoff / 2 + Math.random() * (backoff / 2));
+    }
+  }
+}
+
 /** A message as the workflow receives it, naming the agent and tenant the sender expects. */
 function userMessage(text: string, messageId: string, owner: MessageOwner): UserMessage {
   return {
@@ -113,10 +156,19 @@ async function unwrapped<T>(request: Promise<T>): Promise<T> {
 export class SessionClient {
   readonly client: Client;
   readonly taskQueue: string;
+  private readonly roomWait: RoomWait;
 
-  constructor(client: Client, taskQueue: string) {
+  constructor(client: Client, taskQueue: string, options: { roomWait?: RoomWait } = {}) {
     this.client = client;
     this.taskQueue = taskQueue;
+    this.roomWait = options.roomWait ?? DEFAULT_ROOM_WAIT;
+  }
+
+  /** A message request to a session, waiting for room in it (see RoomWait). */
+  private inRoom<T>(sessionId: string, request: () => Promise<T>): Promise<T> {
+    const progress = async (): Promise<number> =>
+      (await this.handle(sessionId).describe()).historyLength;
+    return unwrapped(withRoom(this.roomWait, progress, request));
   }
 
   handle(sessionId: string): WorkflowHandle {
@@ -163,7 +215,7 @@ export class SessionClient {
       ...this.startOptions(options),
       workflowIdConflictPolicy: "USE_EXISTING",
     });
-    return unwrapped(
+    return this.inRoom(options.sessionId, () =>
       this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
         args: [userMessage(text, messageId, ownerOf(options))],
         startWorkflowOperation,
@@ -184,7 +236,7 @@ export class SessionClient {
       ...this.startOptions(options),
       workflowIdConflictPolicy: "USE_EXISTING",
     });
-    const handle = await unwrapped(
+    const handle = await this.inRoom(options.sessionId, () =>
       this.client.workflow.startUpdateWithStart(sendMessageUpdate, {
         args: [userMessage(text, messageId, ownerOf(options))],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -226,7 +278,7 @@ export class SessionClient {
     text: string,
     messageId: string,
   ): Promise<{ result(): Promise<TurnResult> }> {
-    const handle = await unwrapped(
+    const handle = await this.inRoom(sessionId, () =>
       this.handle(sessionId).startUpdate(sendMessageUpdate, {
         args: [{ messageId, text }],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -242,7 +294,7 @@ export class SessionClient {
     messageId: string,
     owner: MessageOwner = {},
   ): Promise<TurnResult> {
-    return unwrapped(
+    return this.inRoom(sessionId, () =>
       this.handle(sessionId).executeUpdate(sendMessageUpdate, {
         args: [userMessage(text, messageId, owner)],
       }),

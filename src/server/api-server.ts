@@ -8,6 +8,8 @@ import { AgentSource } from "./agent-source.ts";
 import { createApiApp } from "./api-app.ts";
 import type { TenantToken } from "./tenant-tokens.ts";
 
+const API_ROOM_WAIT = { stallMs: 3_000, maxWaitMs: 5 * 60_000 };
+
 export interface ApiServerOptions {
   client: Client;
   taskQueue: string;
@@ -41,7 +43,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const hub = new StreamHub(options.client);
   const api: ApiContext = {
     client: options.client,
-    sessions: new SessionClient(options.client, options.taskQueue),
+    // An HTTP caller waits for room in a busy session while it makes progress, and hears 429
+    // with Retry-After within seconds when it makes none (no worker, a stuck turn).
+    sessions: new SessionClient(options.client, options.taskQueue, { roomWait: API_ROOM_WAIT }),
     hub,
     agents: new AgentSource(options.agentsDirs),
   };

@@ -105,3 +105,41 @@ describe("a hand-started session whose llm block cannot be used", () => {
     });
   }
 });
+
+describe("a hand-started session whose orchestration cannot run", () => {
+  let env: TestEnv;
+  before(async () => {
+    env = await createTestEnv();
+    await env.startWorker();
+  });
+  after(async () => {
+    await env.close();
+  });
+
+  it("fails each turn with the reason instead of failing every workflow task, and ends", async () => {
+    const sessionId = uniqueId("bad-orchestration");
+    const workflowId = workflowIdFor(sessionId);
+    // A lookahead the loader refuses (RE2 has none), carried past it in a hand-made input.
+    const template = {
+      ...general,
+      orchestration: {
+        ...general.orchestration,
+        steps: [{ name: "Peek", conditions: [{ type: "message_regex", value: "(?=x)y" }] }],
+      },
+    };
+    const input = { sessionId, template } as unknown as SessionInput;
+    await env.client.workflow.start(SESSION_WORKFLOW_TYPE, {
+      taskQueue: env.taskQueue,
+      workflowId,
+      args: [input],
+    });
+    const first = await within(env.sessions.send(sessionId, "Hello", "m1"), turnMs, "turn 1");
+    assert.match(first.error ?? "", /template cannot decide on this message/);
+    const second = await within(env.sessions.send(sessionId, "Again", "m2"), turnMs, "turn 2");
+    assert.equal(second.turn, 2);
+    const ended = await within(env.sessions.end(sessionId), turnMs, "end");
+    assert.equal(ended.ended, true);
+    const counts = await countEvents(env.client, workflowId);
+    assert.deepEqual(counts.taskFailures, [], "no workflow task failed");
+  });
+});

@@ -8,6 +8,7 @@ import {
   userMessageSignal,
   workflowIdFor,
 } from "../../src/session/index.ts";
+import { createApiServer } from "../../src/server/index.ts";
 import { eventsOf, waitFor, within } from "../faults/fault-support.ts";
 import { fetchHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
@@ -107,6 +108,34 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
     assert.equal(outcome.view.status, "ended");
     assert.equal((await handle.describe()).status.name, "COMPLETED");
     assert.equal((await waiting.result()).turn, 1, "the queued message was answered first");
+  });
+
+  it("the HTTP API answers 400 naming the field, and starts nothing", async () => {
+    const api = createApiServer({
+      client: env.client,
+      taskQueue: env.taskQueue,
+      agentsDirs: ["agents"],
+    });
+    const { url } = await api.listen(0, "127.0.0.1");
+    try {
+      const chatId = uniqueId("space-http");
+      for (const id of [" m1", "a b", "x".repeat(129)]) {
+        const response = await fetch(`${url}/api/chat/general`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            id: chatId,
+            messages: [{ id, role: "user", parts: [{ type: "text", text: "hello" }] }],
+          }),
+        });
+        assert.equal(response.status, 400, id);
+        const body = (await response.json()) as { error: { message: string } };
+        assert.match(body.error.message, /^messages\[0\]\.id: a message id is 1 to 128/);
+      }
+      assert.equal(await env.sessions.exists(chatId), false);
+    } finally {
+      await api.close();
+    }
   });
 
   it("the CLI refuses a bad --message-id with exit 2 before connecting", async () => {

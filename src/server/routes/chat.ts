@@ -4,6 +4,7 @@ import { z } from "zod";
 import { SessionRequestError, TurnChunker, watchTurn } from "../../client/index.ts";
 import {
   agentIdSchema,
+  messageIdSchema,
   sessionIdSchema,
   MAX_MESSAGE_CHARS,
   type TurnResult,
@@ -20,7 +21,8 @@ const chatBodySchema = z.looseObject({
   messages: z
     .array(
       z.looseObject({
-        id: z.string().min(1, "every message needs an id").max(200),
+        // Earlier messages carry ids the client or this API made; only the new one is sent on.
+        id: z.string().min(1, "every message needs an id").max(1_000),
         role: z.enum(["system", "user", "assistant"]),
         parts: z.array(z.looseObject({ type: z.string() })),
       }),
@@ -38,6 +40,14 @@ function userText(body: ChatBody): { messageId: string; text: string } {
       400,
       "invalid_body",
       "messages: the last message must be the user's new message",
+    );
+  }
+  const id = messageIdSchema.safeParse(last.id);
+  if (!id.success) {
+    throw new ApiError(
+      400,
+      "invalid_body",
+      `messages[${body.messages.length - 1}].id: ${id.error.issues[0]?.message ?? "invalid"}`,
     );
   }
   const text = last.parts
