@@ -6,6 +6,7 @@ import {
   WorkflowUpdateFailedError,
   isGrpcServiceError,
   type Client,
+  type Workflow,
   type WorkflowHandle,
 } from "@temporalio/client";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -197,6 +198,14 @@ export class SessionClient {
     };
   }
 
+  /** A start for update-with-start; each attempt needs its own (the SDK runs one once). */
+  private startOperation(options: StartSessionOptions): WithStartWorkflowOperation<Workflow> {
+    return new WithStartWorkflowOperation(SESSION_WORKFLOW_TYPE, {
+      ...this.startOptions(options),
+      workflowIdConflictPolicy: "USE_EXISTING",
+    });
+  }
+
   /** Starts a session (idempotent: an existing running session with this id is reused). */
   async start(options: StartSessionOptions): Promise<WorkflowHandle> {
     return this.client.workflow.start(SESSION_WORKFLOW_TYPE, {
@@ -211,14 +220,10 @@ export class SessionClient {
     text: string,
     messageId: string,
   ): Promise<TurnResult> {
-    const startWorkflowOperation = new WithStartWorkflowOperation(SESSION_WORKFLOW_TYPE, {
-      ...this.startOptions(options),
-      workflowIdConflictPolicy: "USE_EXISTING",
-    });
     return this.inRoom(options.sessionId, () =>
       this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
         args: [userMessage(text, messageId, ownerOf(options))],
-        startWorkflowOperation,
+        startWorkflowOperation: this.startOperation(options),
       }),
     );
   }
@@ -232,15 +237,11 @@ export class SessionClient {
     text: string,
     messageId: string,
   ): Promise<{ result(): Promise<TurnResult> }> {
-    const startWorkflowOperation = new WithStartWorkflowOperation(SESSION_WORKFLOW_TYPE, {
-      ...this.startOptions(options),
-      workflowIdConflictPolicy: "USE_EXISTING",
-    });
     const handle = await this.inRoom(options.sessionId, () =>
       this.client.workflow.startUpdateWithStart(sendMessageUpdate, {
         args: [userMessage(text, messageId, ownerOf(options))],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
-        startWorkflowOperation,
+        startWorkflowOperation: this.startOperation(options),
       }),
     );
     // A refused update comes back already completed with its failure, which the handle only

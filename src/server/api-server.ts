@@ -8,7 +8,7 @@ import { AgentSource } from "./agent-source.ts";
 import { createApiApp } from "./api-app.ts";
 import type { TenantToken } from "./tenant-tokens.ts";
 
-const API_ROOM_WAIT = { stallMs: 3_000, maxWaitMs: 5 * 60_000 };
+const API_ROOM_WAIT = { stallMs: 2_000, maxWaitMs: 5 * 60_000 };
 
 export interface ApiServerOptions {
   client: Client;
