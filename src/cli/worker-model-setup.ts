@@ -1,7 +1,5 @@
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { ProviderV4 } from "@ai-sdk/provider";
-import { loadTemplateFile } from "../agents/index.ts";
+import { listAgents } from "../agents/index.ts";
 import { modelAccessFromEnv } from "../llm/model-access-env.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import { createModelProvider } from "../llm/model-provider.ts";
@@ -16,52 +14,30 @@ export interface WorkerModelSetup {
   secrets: string[];
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
- * `llm.baseURL` of every template in the agents folders. Nothing there may stop the worker:
- * missing folders and entries that are no agent folder (files, dangling symlinks) are skipped, an
- * unreadable folder or an invalid template allows nothing and is reported through `warn`
- * (sessions cannot start from it anyway: loading it fails there).
+ * `llm.baseURL` of every template in the agents folders (the one each id resolves to). Nothing
+ * there may stop the worker: entries that cannot be read are skipped with a warning, and an
+ * invalid template allows nothing and is reported (sessions cannot start from it anyway).
  */
 function templateBaseURLs(
   agentsDirs: readonly string[],
   warn: (message: string) => void,
 ): string[] {
-  const urls: string[] = [];
-  for (const dir of agentsDirs) {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-        warn(`agents folder ${dir} cannot be read: ${errorMessage(error)}`);
-      }
-      continue;
+  const listings = listAgents({
+    agentsDirs,
+    tools: toolCatalogueEntries,
+    onSkippedEntry: ({ path, reason }) => {
+      warn(`skipping ${path} in the agents folder: ${reason}`);
+    },
+  });
+  return listings.flatMap((listing) => {
+    if (!listing.ok) {
+      warn(`agent ${listing.id} allows no base URL: ${listing.error.message}`);
+      return [];
     }
-    for (const entry of entries) {
-      const file = join(dir, entry, "template.json");
-      // Not an agent folder (a file, a dangling symlink): nothing to allow, nothing to report.
-      if (!isFile(file)) continue;
-      try {
-        const { baseURL } = loadTemplateFile(file, toolCatalogueEntries).template.llm;
-        if (baseURL !== undefined) urls.push(baseURL);
-      } catch (error) {
-        warn(`agent ${entry} in ${dir} allows no base URL: ${errorMessage(error)}`);
-      }
-    }
-  }
-  return urls;
+    const { baseURL } = listing.agent.template.llm;
+    return baseURL === undefined ? [] : [baseURL];
+  });
 }
 
 /**

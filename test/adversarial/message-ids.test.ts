@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { WorkflowUpdateStage } from "@temporalio/client";
 import {
   messageIdSchema,
@@ -12,7 +12,7 @@ import { createApiServer } from "../../src/server/index.ts";
 import { eventsOf, waitFor, within } from "../faults/fault-support.ts";
 import { fetchHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
-import { createTestEnv, testServer, uniqueId, type TestEnv } from "../support/temporal-env.ts";
+import { testServer, uniqueId, useSessionEnv } from "../support/temporal-env.ts";
 import proto from "@temporalio/proto";
 
 // Item 1 of the hardening issue: an id with a leading space was trimmed when queued and awaited
@@ -25,14 +25,7 @@ const EventType = proto.temporal.api.enums.v1.EventType;
 const promptMs = 15_000;
 
 describe("message ids: one grammar, checked before history", { timeout: 120_000 }, () => {
-  let env: TestEnv;
-  before(async () => {
-    env = await createTestEnv();
-    await env.startWorker();
-  });
-  after(async () => {
-    await env.close();
-  });
+  const session = useSessionEnv();
 
   it("the grammar accepts UUIDs and generated ids and refuses spaces, empties and overlong ids", () => {
     for (const good of ["m1", "0b6c9c1e-8d7a-4b61-9f0e-2a7d3c1f5e44", "msg-Ab_3.x:1"]) {
@@ -45,12 +38,12 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
 
   it("an update whose id has a leading space is refused by the validator, naming the field", async () => {
     const sessionId = uniqueId("space-update");
-    await env.sessions.start({ template: general, sessionId });
+    await session.env.sessions.start({ template: general, sessionId });
     await assert.rejects(
-      within(env.sessions.send(sessionId, "hello", " m1"), promptMs, "the refused update"),
+      within(session.env.sessions.send(sessionId, "hello", " m1"), promptMs, "the refused update"),
       /messageId: a message id is 1 to 128/,
     );
-    const history = await fetchHistory(env.client, workflowIdFor(sessionId));
+    const history = await fetchHistory(session.env.client, workflowIdFor(sessionId));
     assert.equal(
       (history.events ?? []).filter(
         (event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
@@ -59,7 +52,7 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
       "nothing about the refused update reaches history",
     );
     const answered = await within(
-      env.sessions.send(sessionId, "hello again", "m2"),
+      session.env.sessions.send(sessionId, "hello again", "m2"),
       promptMs,
       "the next message",
     );
@@ -68,10 +61,14 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
 
   it("ten refused ids leave the session's update capacity intact", async () => {
     const sessionId = uniqueId("space-ten");
-    await env.sessions.start({ template: general, sessionId });
+    await session.env.sessions.start({ template: general, sessionId });
     const refused = await Promise.allSettled(
       Array.from({ length: 10 }, (_, index) =>
-        within(env.sessions.send(sessionId, "hi", ` bad${index}`), promptMs, `bad ${index}`),
+        within(
+          session.env.sessions.send(sessionId, "hi", ` bad${index}`),
+          promptMs,
+          `bad ${index}`,
+        ),
       ),
     );
     assert.deepEqual(
@@ -79,7 +76,7 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
       Array.from({ length: 10 }, () => "rejected"),
     );
     const answered = await within(
-      env.sessions.send(sessionId, "still there?", "ok-1"),
+      session.env.sessions.send(sessionId, "still there?", "ok-1"),
       promptMs,
       "a message after ten refused ones",
     );
@@ -88,12 +85,12 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
 
   it("a signalled message with a bad id is rejected, and end reports ended only once the workflow closed", async () => {
     const sessionId = uniqueId("space-signal");
-    const handle = await env.sessions.start({ template: general, sessionId });
+    const handle = await session.env.sessions.start({ template: general, sessionId });
     await handle.signal(userMessageSignal, { messageId: " m1", text: "hello" });
     await waitFor(
       "the rejection event",
       async () =>
-        eventsOf((await env.sessions.events(sessionId, 0)).events, "message_rejected").find(
+        eventsOf((await session.env.sessions.events(sessionId, 0)).events, "message_rejected").find(
           (event) => event.reason.includes("messageId"),
         ),
       promptMs,
@@ -103,7 +100,7 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
       args: [{ messageId: "m2", text: "answer me before you go" }],
       waitForStage: WorkflowUpdateStage.ACCEPTED,
     });
-    const outcome = await within(env.sessions.end(sessionId, "done"), promptMs, "end");
+    const outcome = await within(session.env.sessions.end(sessionId, "done"), promptMs, "end");
     assert.equal(outcome.ended, true);
     assert.equal(outcome.view.status, "ended");
     assert.equal((await handle.describe()).status.name, "COMPLETED");
@@ -112,8 +109,8 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
 
   it("the HTTP API answers 400 naming the field, and starts nothing", async () => {
     const api = createApiServer({
-      client: env.client,
-      taskQueue: env.taskQueue,
+      client: session.env.client,
+      taskQueue: session.env.taskQueue,
       agentsDirs: ["agents"],
     });
     const { url } = await api.listen(0, "127.0.0.1");
@@ -132,7 +129,7 @@ describe("message ids: one grammar, checked before history", { timeout: 120_000 
         const body = (await response.json()) as { error: { message: string } };
         assert.match(body.error.message, /^messages\[0\]\.id: a message id is 1 to 128/);
       }
-      assert.equal(await env.sessions.exists(chatId), false);
+      assert.equal(await session.env.sessions.exists(chatId), false);
     } finally {
       await api.close();
     }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { defaultPayloadConverter } from "@temporalio/common";
 import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
 import { encodePayloadWire } from "@temporalio/workflow-streams/workflow";
@@ -7,7 +7,7 @@ import { StreamHub, type LiveItem } from "../../src/client/index.ts";
 import { MODEL_PARTS_TOPIC, SESSION_EVENTS_TOPIC, workflowIdFor } from "../../src/session/index.ts";
 import { countEvents, eventsOf, waitFor, within } from "../faults/fault-support.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
-import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
+import { uniqueId, useSessionEnv } from "../support/temporal-env.ts";
 
 // Item 3 of the hardening issue: one hand-sent publish signal with a malformed payload broke
 // every live viewer of the session, and a well-formed one put text and tool calls in the
@@ -28,34 +28,27 @@ const malformedItem = {
 };
 
 describe("only the session publishes to its stream", { timeout: 120_000 }, () => {
-  let env: TestEnv;
-  before(async () => {
-    env = await createTestEnv();
-    await env.startWorker();
-  });
-  after(async () => {
-    await env.close();
-  });
+  const session = useSessionEnv();
 
   it("viewers survive hand-sent publishes and never show injected text or tool calls", async () => {
     const sessionId = uniqueId("stream-guard");
     const workflowId = workflowIdFor(sessionId);
-    await env.sessions.sendWithStart({ template: general, sessionId }, "hello", "m1");
-    const hub = new StreamHub(env.client);
+    await session.env.sessions.sendWithStart({ template: general, sessionId }, "hello", "m1");
+    const hub = new StreamHub(session.env.client);
     const stop = new AbortController();
     const seen: LiveItem[] = [];
     const viewing = (async () => {
       for await (const { item } of hub.watch(sessionId, undefined, stop.signal)) seen.push(item);
     })();
     try {
-      const handle = env.client.workflow.getHandle(workflowId);
+      const handle = session.env.client.workflow.getHandle(workflowId);
       await handle.signal(publishSignal, {
         items: [malformedItem],
         publisher_id: "attacker",
         sequence: 1,
       });
       // Well formed, through the library's own client, on the topics the session uses.
-      const injector = WorkflowStreamClient.create(env.client, workflowId);
+      const injector = WorkflowStreamClient.create(session.env.client, workflowId);
       injector
         .topic(MODEL_PARTS_TOPIC)
         .publish(
@@ -84,7 +77,7 @@ describe("only the session publishes to its stream", { timeout: 120_000 }, () =>
         "the session's rejections",
         async () => {
           const rejected = eventsOf(
-            (await env.sessions.events(sessionId, 0)).events,
+            (await session.env.sessions.events(sessionId, 0)).events,
             "message_rejected",
           ).filter((event) => event.reason.startsWith("stream publish"));
           return rejected.length >= 2 ? rejected : undefined;
@@ -93,7 +86,7 @@ describe("only the session publishes to its stream", { timeout: 120_000 }, () =>
       );
 
       const answer = await within(
-        env.sessions.send(sessionId, "and now a real question", "m2"),
+        session.env.sessions.send(sessionId, "and now a real question", "m2"),
         promptMs,
         "the next turn",
       );
@@ -112,7 +105,7 @@ describe("only the session publishes to its stream", { timeout: 120_000 }, () =>
       assert.doesNotMatch(shown, /INJECTED/, "nothing injected reaches a viewer");
       assert.match(shown, /real question/);
       assert.equal(answer.turn, 2);
-      const counts = await countEvents(env.client, workflowId);
+      const counts = await countEvents(session.env.client, workflowId);
       assert.deepEqual(counts.taskFailures, []);
     } finally {
       stop.abort();

@@ -19,7 +19,7 @@ describe("a worker's model setup from its agents folders", () => {
     writeFileSync(join(dir, id, "template.json"), JSON.stringify({ ...general, id, ...fields }));
   }
 
-  it("allows its templates' base URLs, skips a dangling symlink and warns about a bad template", () => {
+  it("allows its templates' base URLs, and skips a dangling symlink and a bad template with warnings", () => {
     agent("local-llm", {
       llm: { provider: "openai-compatible", model: "llama", baseURL: "http://10.1.2.3:8000/v1" },
     });
@@ -36,7 +36,8 @@ describe("a worker's model setup from its agents folders", () => {
 
     assert.deepEqual(setup.access.baseURLs, ["http://10.1.2.3:8000/v1"]);
     assert.deepEqual(setup.access.scriptDirs, ["/srv/scripts", dir, join(dir, "missing")]);
-    assert.equal(warnings.length, 1, warnings.join("\n"));
-    assert.match(warnings[0] ?? "", /broken.*llm\.model/s);
+    assert.equal(warnings.length, 2, warnings.join("\n"));
+    assert.match(warnings[0] ?? "", /dangling.*does not exist/);
+    assert.match(warnings[1] ?? "", /broken.*llm\.model/s);
   });
 });
