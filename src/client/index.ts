@@ -21,3 +21,10 @@ export {
 } from "./session-listing.ts";
 export { watchTurn, type TurnWatchEvent, type WatchTurnOptions } from "./turn-watcher.ts";
 export { TurnChunker, type TurnMetadata } from "./ui-chunks.ts";
+export {
+  orchestrationByTurn,
+  toUIMessages,
+  type PlacedOrchestration,
+  type TurnOrchestration,
+  type ToUIMessagesOptions,
+} from "./ui-history.ts";

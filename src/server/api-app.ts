@@ -8,6 +8,7 @@ import { ApiError, toApiError } from "./api-error.ts";
 import { jsonBodyLimit } from "./json-body.ts";
 import { listAgentsRoute } from "./routes/agents.ts";
 import { postChat } from "./routes/chat.ts";
+import { resumeChatStream } from "./routes/chat-stream.ts";
 import { sessionEventsRoute } from "./routes/events.ts";
 import {
   deleteSessionRoute,
@@ -99,6 +100,7 @@ export function createApiApp(api: ApiContext, options: ApiAppOptions): Hono<ApiE
   app.use("/api/*", tenantAuth(options.tokens));
   app.get("/api/agents", (c) => listAgentsRoute(api, c));
   app.post("/api/chat/:agentId", jsonBodyLimit, (c) => postChat(api, c));
+  app.get("/api/chat/:agentId/:id/stream", (c) => resumeChatStream(api, c));
   app.get("/api/sessions", (c) => listSessionsRoute(api, c));
   app.get("/api/sessions/:id", (c) => getSessionRoute(api, c));
   app.delete("/api/sessions/:id", (c) => deleteSessionRoute(api, c));

@@ -72,7 +72,7 @@ function userText(body: ChatBody): { messageId: string; text: string } {
   return { messageId: last.id, text };
 }
 
-const agentMismatch = (sessionId: string, owner: string, agentId: string): ApiError =>
+export const agentMismatch = (sessionId: string, owner: string, agentId: string): ApiError =>
   new ApiError(
     409,
     "agent_mismatch",
@@ -156,7 +156,8 @@ export async function postChat(api: ApiContext, c: Context<ApiEnv>): Promise<Res
   });
 }
 
-async function* turnChunks(
+/** One turn as UI message-stream chunks: its live events from its start, then its result. */
+export async function* turnChunks(
   api: ApiContext,
   sessionId: string,
   messageId: string,

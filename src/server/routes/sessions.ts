@@ -1,6 +1,12 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { executionStatuses, listSessions, type ExecutionStatusOption } from "../../client/index.ts";
+import {
+  executionStatuses,
+  listSessions,
+  orchestrationByTurn,
+  toUIMessages,
+  type ExecutionStatusOption,
+} from "../../client/index.ts";
 import { agentIdSchema, sessionIdSchema } from "../../session/index.ts";
 import type { ApiContext, ApiEnv } from "../api-context.ts";
 import { ApiError, toApiError } from "../api-error.ts";
@@ -57,11 +63,29 @@ export async function getSessionRoute(api: ApiContext, c: Context<ApiEnv>): Prom
   }
 }
 
-/** `GET /api/sessions/:id/history`: the conversation as the model sees it. */
+const historyParamsSchema = z.object({ format: z.enum(["model", "ui"]).default("model") });
+
+/**
+ * `GET /api/sessions/:id/history[?format=ui]`: the conversation as the model sees it, or
+ * (`format=ui`) as the `UIMessage[]` that `useChat` takes as `messages`, so a page restores a
+ * chat after a reload, tool parts and orchestration changes included.
+ */
 export async function getHistoryRoute(api: ApiContext, c: Context<ApiEnv>): Promise<Response> {
+  const params = historyParamsSchema.safeParse(c.req.query());
+  if (!params.success) throw invalidBody(params.error);
   const sessionId = await sessionIdParam(api, c);
   try {
-    return c.json({ sessionId, messages: await api.sessions.history(sessionId) });
+    if (params.data.format === "model") {
+      return c.json({ sessionId, messages: await api.sessions.history(sessionId) });
+    }
+    const [messages, log] = await Promise.all([
+      api.sessions.history(sessionId),
+      api.sessions.events(sessionId, 0),
+    ]);
+    return c.json({
+      sessionId,
+      messages: toUIMessages(messages, { orchestration: orchestrationByTurn(log.events) }),
+    });
   } catch (error) {
     throw toApiError(error, sessionId);
   }
