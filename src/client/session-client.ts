@@ -285,7 +285,11 @@ export class SessionClient {
         waitForStage: WorkflowUpdateStage.ACCEPTED,
       }),
     );
-    return { result: () => unwrapped(handle.result()) };
+    // Awaited now, so a caller that never asks for it (a viewer gone before reading) leaves no
+    // unhandled rejection behind when the connection closes.
+    const result = unwrapped(handle.result());
+    result.catch(() => undefined);
+    return { result: () => result };
   }
 
   /** Sends a message to a running session and waits for the turn's result. */
