@@ -371,6 +371,18 @@ describe("agentdock-temporal without a server", () => {
     );
   });
 
+  it("an unknown agent exits 1 and lists the available agents, for send and chat", async () => {
+    for (const args of [
+      ["send", "s1", "hi", "--agent", "nope"],
+      ["chat", "nope"],
+    ]) {
+      const run = await cli(args);
+      assert.equal(run.code, 1, `${args.join(" ")}: ${show(run)}`);
+      assert.match(run.stderr, /no agent "nope"/, args.join(" "));
+      assert.match(run.stderr, /available agents: .*cognitive-reasoner/, args.join(" "));
+    }
+  });
+
   it("usage errors exit 2 and say what is wrong", async () => {
     const cases: [string[], RegExp][] = [
       [[], /Usage: agentdock-temporal <command>/],
@@ -380,7 +392,6 @@ describe("agentdock-temporal without a server", () => {
       [["state", "bad/id"], /<session>: a session id uses/],
       [["sessions", "--status", "weird"], /--status: /],
       [["chat"], /missing <agent>/],
-      [["send", "s1", "hi", "--agent", "no-such-agent"], /no agent "no-such-agent"/],
       [["replay", "missing-file.json"], /no such file missing-file\.json/],
       [["agents", "extra"], /unexpected argument "extra"/],
       [["dev", "--port", "70000"], /--port: /],
