@@ -30,7 +30,7 @@ function formatEntry({ level, timestampNanos, message, meta }: LogEntry): string
 /** "worker warning: Activity failed (runTool): <first line of the error>", bounded. */
 export function noticeLine({ level, message, meta }: LogEntry): string {
   const activity = typeof meta?.["activityType"] === "string" ? ` (${meta["activityType"]})` : "";
-  const error = meta?.["error"];
+  const error: unknown = meta?.["error"];
   const cause =
     error instanceof Error ? error.message : typeof error === "string" ? error : undefined;
   const firstLine = cause?.split("\n")[0]?.trim();
