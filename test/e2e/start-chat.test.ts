@@ -76,7 +76,7 @@ describe("npm start: embedded dev server, worker and a chat", () => {
     assert.match(log, /^\s+at runSearchTool /m);
   });
 
-  it("keeps the session after the chat ends and resumes it with --session", async () => {
+  it("keeps the session after the chat ends and resumes it with --session, recapping the last exchange first", async () => {
     const first = await start(common, "hello\n");
     const id = /New session (\S+) with/.exec(first.output)?.[1];
     assert.ok(id !== undefined, first.output);
@@ -84,6 +84,12 @@ describe("npm start: embedded dev server, worker and a chat", () => {
     const resumed = await start([...common, "--session", id], "Please compare Rust versus Go\n");
     assert.equal(resumed.code, 0, resumed.output);
     assert.match(resumed.output, new RegExp(`Resuming session ${id}`));
+    // The recap of the last exchange comes before the new turn.
+    assert.match(resumed.output, /Last exchange:\n {2}you › hello\n {2}Cognitive Reasoner › \S/);
+    assert.ok(
+      resumed.output.indexOf("Last exchange:") < resumed.output.indexOf("→ step ComparisonMode"),
+      resumed.output,
+    );
     assert.match(resumed.output, /→ step ComparisonMode/);
     assert.match(resumed.output, /\[turn 2 /);
   });
