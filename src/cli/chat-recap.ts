@@ -10,11 +10,11 @@ function messageText(message: SessionMessage): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part: unknown) =>
-      typeof part === "object" && part !== null && "type" in part && part.type === "text"
-        ? String((part as { text?: unknown }).text ?? "")
-        : "",
-    )
+    .map((part: unknown) => {
+      if (typeof part !== "object" || part === null) return "";
+      const { type, text } = part as { type?: unknown; text?: unknown };
+      return type === "text" && typeof text === "string" ? text : "";
+    })
     .filter((text) => text !== "")
     .join("\n");
 }

@@ -46,8 +46,9 @@ describe("the recap a resumed chat shows", () => {
     const recap = formatRecap([{ role: "user", content: "x".repeat(500) }], "A");
     assert.ok(recap !== undefined);
     const [, you, agent] = recap.split("\n");
-    assert.equal(you?.length, "  you › ".length + 200);
-    assert.ok(you?.endsWith("…"));
+    assert.ok(you !== undefined);
+    assert.equal(you.length, "  you › ".length + 200);
+    assert.ok(you.endsWith("…"));
     assert.equal(agent, "  A › (no reply yet)");
   });
 
