@@ -194,6 +194,27 @@ describe("agentdock-temporal against a Temporal server and a worker", () => {
     );
   });
 
+  it("chat --session on a running session recaps the last exchange before the prompt", async () => {
+    const chatSession = uniqueId("recap");
+    const first = await cli(
+      ["chat", "cognitive-reasoner", "--session", chatSession],
+      serverEnv,
+      "Please evaluate remote work\n",
+    );
+    assert.equal(first.code, 0, show(first));
+    const resumed = await cli(
+      ["chat", "cognitive-reasoner", "--session", chatSession],
+      serverEnv,
+      "",
+    );
+    assert.equal(resumed.code, 0, show(resumed));
+    assert.match(resumed.stdout, new RegExp(`Continuing session ${chatSession}`));
+    assert.match(
+      resumed.stdout,
+      /Last exchange:\n {2}you › Please evaluate remote work\n {2}Cognitive Reasoner › You asked/,
+    );
+  });
+
   it("replay <session> replays the live session's history without nondeterminism", async () => {
     const run = await cli(["replay", sessionId], serverEnv);
     assert.equal(run.code, 0, show(run));
