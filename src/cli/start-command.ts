@@ -1,20 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Client, Connection } from "@temporalio/client";
-import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
+import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { z } from "zod";
 import { loadAgent } from "../agents/index.ts";
 import { SessionClient } from "../client/index.ts";
-import { startDevServer } from "../dev-server/dev-server.ts";
-import { ensureTemporalCli } from "../dev-server/find-temporal-cli.ts";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
-import { DEFAULT_TASK_QUEUE, sessionSearchAttributes, workflowIdFor } from "../session/index.ts";
+import { DEFAULT_TASK_QUEUE, workflowIdFor } from "../session/index.ts";
 import { toolCatalogueEntries } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
 import { shownPath } from "./agent-dirs.ts";
 import { runChat } from "./chat-repl.ts";
+import { startDevStack } from "./dev-stack.ts";
 import { fileWorkerLogger } from "./worker-log-file.ts";
 import { workerModelSetup } from "./worker-model-setup.ts";
 
@@ -93,7 +91,6 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   const searchProvider = createSearchProvider(searchConfigFromEnv(env));
 
   const dbFile = resolve(options.db);
-  mkdirSync(dirname(dbFile), { recursive: true });
   // The chat owns the terminal: the worker's log goes to a file unless --verbose asks for it.
   const workerLog = resolve(dirname(dbFile), "worker.log");
   Runtime.install({
@@ -104,34 +101,27 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
         }),
   });
   if (!options.verbose) console.error(`worker log: ${shownPath(workerLog)}`);
-  const cli = await ensureTemporalCli({
+  const stack = await startDevStack({
     env,
-    onProgress: (line) => {
-      console.error(line);
-    },
-  });
-  console.error(`starting the Temporal dev server (${dbFile})…`);
-  const server = await startDevServer({
-    cliPath: cli.path,
-    dbFile,
+    db: options.db,
     port: options.port,
     uiPort: options["ui-port"],
-    searchAttributes: sessionSearchAttributes,
-    logFile: resolve(dirname(dbFile), "dev-server.log"),
-    env,
+    progress: (line) => {
+      console.error(line);
+    },
+    createWorker: (connection, namespace) =>
+      createSessionWorker({
+        connection,
+        namespace,
+        taskQueue: DEFAULT_TASK_QUEUE,
+        modelProvider: models.modelProvider,
+        secrets: models.secrets,
+        ...(searchProvider === undefined ? {} : { searchProvider }),
+      }),
   });
-  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const { server, worker } = stack;
   const connection = await Connection.connect({ address: server.address });
   const taskQueue = DEFAULT_TASK_QUEUE;
-  console.error("starting a worker (bundling the workflow takes a few seconds)…");
-  const worker = await createSessionWorker({
-    connection: nativeConnection,
-    namespace: server.namespace,
-    taskQueue,
-    modelProvider: models.modelProvider,
-    secrets: models.secrets,
-    ...(searchProvider === undefined ? {} : { searchProvider }),
-  });
   const workerRun = worker.run();
   const sessions = new SessionClient(
     new Client({ connection, namespace: server.namespace }),
@@ -187,8 +177,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   async function shutdown(): Promise<void> {
     worker.shutdown();
     await workerRun;
-    await nativeConnection.close();
     await connection.close();
-    await server.stop();
+    await stack.stop();
   }
 }
