@@ -2,10 +2,9 @@ import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadAgent, type LoadedAgent } from "../agents/index.ts";
-import { TemplateError } from "../orchestration/index.ts";
 import { toolCatalogueEntries } from "../tools/index.ts";
 import type { CliContext } from "./cli-context.ts";
-import { CliError, usageError } from "./cli-error.ts";
+import { CliError } from "./cli-error.ts";
 import { cliSettings } from "./cli-env.ts";
 
 /** The templates this package ships, found next to the code (not relative to the cwd). */
@@ -31,13 +30,17 @@ export function shownPath(file: string): string {
   return shown.startsWith("..") ? file : shown;
 }
 
-/** Loads an agent for a session: an unknown id is a usage error, an invalid template a failure. */
+/**
+ * Loads an agent for a session. An unknown id or an invalid template is a failed operation
+ * (exit 1), as the README promises: the id is well-formed, there is just no such agent, and the
+ * message lists the ones there are.
+ */
 export function loadAgentTemplate(id: string, dirs: readonly string[]): LoadedAgent {
   try {
     return loadAgent(id, { agentsDirs: dirs, tools: toolCatalogueEntries });
   } catch (error) {
-    if (error instanceof TemplateError)
-      throw new CliError(error.message, undefined, { cause: error });
-    throw usageError(error instanceof Error ? error.message : String(error));
+    throw new CliError(error instanceof Error ? error.message : String(error), undefined, {
+      cause: error,
+    });
   }
 }

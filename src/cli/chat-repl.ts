@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import type { SessionClient } from "../client/index.ts";
 import { StreamHub, watchTurn } from "../client/index.ts";
+import { formatRecap } from "./chat-recap.ts";
 import { TurnView } from "./turn-view.ts";
 
 export interface ChatOptions {
@@ -20,7 +21,8 @@ export interface ChatOptions {
 /**
  * A terminal chat: each line is one message. While the turn runs, its text streams in as the
  * model writes it, and step changes, tool calls and refusals are printed as they happen (from
- * the session's live stream); then a summary line. Resolves when the input ends (Ctrl-D, end of
+ * the session's live stream); then a summary line. A resumed chat first recaps the last exchange,
+ * so the person sees where they left off. Resolves when the input ends (Ctrl-D, end of
  * a pipe) or is closed (Ctrl-C).
  */
 export async function runChat(options: ChatOptions): Promise<void> {
@@ -47,6 +49,11 @@ export async function runChat(options: ChatOptions): Promise<void> {
       else view.finish(watched.result);
     }
   };
+
+  if (options.resumed) {
+    const recap = formatRecap(await sessions.history(sessionId), template.name);
+    if (recap !== undefined) output.write(`${recap}\n\n`);
+  }
 
   // In a terminal readline puts it in raw mode and must echo what is typed itself: give it the
   // output, or the person types blind.

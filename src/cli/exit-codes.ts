@@ -13,6 +13,6 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export const exitCodesHelp = `Exit codes:
   0  ok
-  1  the operation failed (turn error, no such session, invalid template, nondeterminism…)
+  1  the operation failed (turn error, no such session or agent, invalid template…)
   2  usage error (unknown command, bad or missing argument or option)
   3  cannot connect to Temporal (see TEMPORAL_ADDRESS, or run agentdock-temporal dev)`;

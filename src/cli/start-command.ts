@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Client, Connection } from "@temporalio/client";
-import { DefaultLogger, NativeConnection, Runtime } from "@temporalio/worker";
+import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { z } from "zod";
 import { loadAgent } from "../agents/index.ts";
 import { SessionClient } from "../client/index.ts";
-import { startDevServer } from "../dev-server/dev-server.ts";
-import { ensureTemporalCli } from "../dev-server/find-temporal-cli.ts";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
-import { DEFAULT_TASK_QUEUE, sessionSearchAttributes, workflowIdFor } from "../session/index.ts";
+import { DEFAULT_TASK_QUEUE, workflowIdFor } from "../session/index.ts";
 import { toolCatalogueEntries } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
+import { shownPath } from "./agent-dirs.ts";
 import { runChat } from "./chat-repl.ts";
+import { startDevStack } from "./dev-stack.ts";
+import { fileWorkerLogger } from "./worker-log-file.ts";
 import { workerModelSetup } from "./worker-model-setup.ts";
 
 export const startHelp = `Usage: npm start [-- options]
@@ -29,6 +29,9 @@ Options:
   --db FILE        the dev server's SQLite file (default .temporal/dev.db)
   --port N         Temporal gRPC port on 127.0.0.1 (default 7233; 0 = any free port)
   --ui-port N      Web UI port (default 8233; 0 = any free port)
+  --verbose        print the worker's log lines (stack traces included) in the terminal; by
+                   default they go to worker.log next to the database, with one short line
+                   in the chat for a warning or an error
   -h, --help       this help
 
 The model is the template's (scripted, offline, for the shipped agents). Provider keys and the
@@ -50,6 +53,7 @@ const optionsSchema = z.object({
   db: z.string().min(1).default(".temporal/dev.db"),
   port: z.coerce.number().int().min(0).max(65535).default(7233),
   "ui-port": z.coerce.number().int().min(0).max(65535).default(8233),
+  verbose: z.boolean().default(false),
 });
 
 export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -61,6 +65,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
       db: { type: "string" },
       port: { type: "string" },
       "ui-port": { type: "string" },
+      verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -85,38 +90,38 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   });
   const searchProvider = createSearchProvider(searchConfigFromEnv(env));
 
-  // The chat owns the terminal: only warnings from the SDK and the workflow bundler.
-  Runtime.install({ logger: new DefaultLogger("WARN") });
-  const cli = await ensureTemporalCli({
-    env,
-    onProgress: (line) => {
-      console.error(line);
-    },
-  });
   const dbFile = resolve(options.db);
-  mkdirSync(dirname(dbFile), { recursive: true });
-  console.error(`starting the Temporal dev server (${dbFile})…`);
-  const server = await startDevServer({
-    cliPath: cli.path,
-    dbFile,
+  // The chat owns the terminal: the worker's log goes to a file unless --verbose asks for it.
+  const workerLog = resolve(dirname(dbFile), "worker.log");
+  Runtime.install({
+    logger: options.verbose
+      ? new DefaultLogger("WARN")
+      : fileWorkerLogger(workerLog, (line) => {
+          process.stderr.write(`  ⚠ ${line} (details in worker.log)\n`);
+        }),
+  });
+  if (!options.verbose) console.error(`worker log: ${shownPath(workerLog)}`);
+  const stack = await startDevStack({
+    env,
+    db: options.db,
     port: options.port,
     uiPort: options["ui-port"],
-    searchAttributes: sessionSearchAttributes,
-    logFile: resolve(dirname(dbFile), "dev-server.log"),
-    env,
+    progress: (line) => {
+      console.error(line);
+    },
+    createWorker: (connection, namespace) =>
+      createSessionWorker({
+        connection,
+        namespace,
+        taskQueue: DEFAULT_TASK_QUEUE,
+        modelProvider: models.modelProvider,
+        secrets: models.secrets,
+        ...(searchProvider === undefined ? {} : { searchProvider }),
+      }),
   });
-  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const { server, worker } = stack;
   const connection = await Connection.connect({ address: server.address });
   const taskQueue = DEFAULT_TASK_QUEUE;
-  console.error("starting a worker (bundling the workflow takes a few seconds)…");
-  const worker = await createSessionWorker({
-    connection: nativeConnection,
-    namespace: server.namespace,
-    taskQueue,
-    modelProvider: models.modelProvider,
-    secrets: models.secrets,
-    ...(searchProvider === undefined ? {} : { searchProvider }),
-  });
   const workerRun = worker.run();
   const sessions = new SessionClient(
     new Client({ connection, namespace: server.namespace }),
@@ -172,8 +177,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   async function shutdown(): Promise<void> {
     worker.shutdown();
     await workerRun;
-    await nativeConnection.close();
     await connection.close();
-    await server.stop();
+    await stack.stop();
   }
 }

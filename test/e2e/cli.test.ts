@@ -194,6 +194,27 @@ describe("agentdock-temporal against a Temporal server and a worker", () => {
     );
   });
 
+  it("chat --session on a running session recaps the last exchange before the prompt", async () => {
+    const chatSession = uniqueId("recap");
+    const first = await cli(
+      ["chat", "cognitive-reasoner", "--session", chatSession],
+      serverEnv,
+      "Please evaluate remote work\n",
+    );
+    assert.equal(first.code, 0, show(first));
+    const resumed = await cli(
+      ["chat", "cognitive-reasoner", "--session", chatSession],
+      serverEnv,
+      "",
+    );
+    assert.equal(resumed.code, 0, show(resumed));
+    assert.match(resumed.stdout, new RegExp(`Continuing session ${chatSession}`));
+    assert.match(
+      resumed.stdout,
+      /Last exchange:\n {2}you › Please evaluate remote work\n {2}Cognitive Reasoner › You asked/,
+    );
+  });
+
   it("replay <session> replays the live session's history without nondeterminism", async () => {
     const run = await cli(["replay", sessionId], serverEnv);
     assert.equal(run.code, 0, show(run));
@@ -371,6 +392,18 @@ describe("agentdock-temporal without a server", () => {
     );
   });
 
+  it("an unknown agent exits 1 and lists the available agents, for send and chat", async () => {
+    for (const args of [
+      ["send", "s1", "hi", "--agent", "nope"],
+      ["chat", "nope"],
+    ]) {
+      const run = await cli(args);
+      assert.equal(run.code, 1, `${args.join(" ")}: ${show(run)}`);
+      assert.match(run.stderr, /no agent "nope"/, args.join(" "));
+      assert.match(run.stderr, /available agents: .*cognitive-reasoner/, args.join(" "));
+    }
+  });
+
   it("usage errors exit 2 and say what is wrong", async () => {
     const cases: [string[], RegExp][] = [
       [[], /Usage: agentdock-temporal <command>/],
@@ -380,7 +413,6 @@ describe("agentdock-temporal without a server", () => {
       [["state", "bad/id"], /<session>: a session id uses/],
       [["sessions", "--status", "weird"], /--status: /],
       [["chat"], /missing <agent>/],
-      [["send", "s1", "hi", "--agent", "no-such-agent"], /no agent "no-such-agent"/],
       [["replay", "missing-file.json"], /no such file missing-file\.json/],
       [["agents", "extra"], /unexpected argument "extra"/],
       [["dev", "--port", "70000"], /--port: /],

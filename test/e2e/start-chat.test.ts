@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -60,7 +60,23 @@ describe("npm start: embedded dev server, worker and a chat", () => {
     );
   });
 
-  it("keeps the session after the chat ends and resumes it with --session", async () => {
+  it("keeps the worker's warnings out of the chat: one short line there, the full entry with its stack trace in worker.log", async () => {
+    // Offline, the research step's search fails: the worker logs a warning with a stack trace.
+    const { code, output } = await start(common, "Please research remote work trends\n");
+    assert.equal(code, 0, output);
+    const logFile = join(dir, "worker.log");
+    assert.ok(output.includes(`worker log: ${logFile}`), output);
+    assert.doesNotMatch(output, /^\s+at /m, "no stack trace in the chat");
+    const notices = output.split("\n").filter((line) => line.includes("worker warning:"));
+    assert.equal(notices.length, 1, output);
+    assert.ok((notices[0] ?? "").length <= 160, notices[0]);
+    assert.match(output, /search failed: Web search is not configured/);
+    const log = readFileSync(logFile, "utf8");
+    assert.match(log, /\[WARN\] Activity failed/);
+    assert.match(log, /^\s+at runSearchTool /m);
+  });
+
+  it("keeps the session after the chat ends and resumes it with --session, recapping the last exchange first", async () => {
     const first = await start(common, "hello\n");
     const id = /New session (\S+) with/.exec(first.output)?.[1];
     assert.ok(id !== undefined, first.output);
@@ -68,6 +84,12 @@ describe("npm start: embedded dev server, worker and a chat", () => {
     const resumed = await start([...common, "--session", id], "Please compare Rust versus Go\n");
     assert.equal(resumed.code, 0, resumed.output);
     assert.match(resumed.output, new RegExp(`Resuming session ${id}`));
+    // The recap of the last exchange comes before the new turn.
+    assert.match(resumed.output, /Last exchange:\n {2}you › hello\n {2}Cognitive Reasoner › \S/);
+    assert.ok(
+      resumed.output.indexOf("Last exchange:") < resumed.output.indexOf("→ step ComparisonMode"),
+      resumed.output,
+    );
     assert.match(resumed.output, /→ step ComparisonMode/);
     assert.match(resumed.output, /\[turn 2 /);
   });

@@ -1,14 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { NativeConnection } from "@temporalio/worker";
 import { z } from "zod";
-import { startDevServer } from "../../dev-server/dev-server.ts";
-import { ensureTemporalCli } from "../../dev-server/find-temporal-cli.ts";
-import { DEFAULT_TASK_QUEUE, sessionSearchAttributes } from "../../session/index.ts";
+import { DEFAULT_TASK_QUEUE } from "../../session/index.ts";
 import { DEFAULT_TEMPORAL_ADDRESS } from "../../temporal-connection.ts";
 import { portSchema } from "../arg-schemas.ts";
 import type { Command } from "../cli-context.ts";
 import { CliError } from "../cli-error.ts";
+import { startDevStack } from "../dev-stack.ts";
 import { cliSettings } from "../cli-env.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
@@ -59,66 +55,48 @@ export const devCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
-    const cli = await ensureTemporalCli({
+    const { server, dbFile, worker, stop } = await startDevStack({
       env: context.env,
-      onProgress: (line) => {
-        writeLine(context.stderr, line);
-      },
-    });
-    const dbFile = resolve(args.db);
-    mkdirSync(dirname(dbFile), { recursive: true });
-    writeLine(context.stderr, `starting the Temporal dev server (${dbFile})…`);
-    const server = await startDevServer({
-      cliPath: cli.path,
-      dbFile,
+      db: args.db,
       port: args.port,
       uiPort: args["ui-port"],
-      searchAttributes: sessionSearchAttributes,
-      logFile: resolve(dirname(dbFile), "dev-server.log"),
-      env: context.env,
+      progress: (line) => {
+        writeLine(context.stderr, line);
+      },
+      createWorker: (connection, namespace) =>
+        createConfiguredWorker(context, { connection, namespace, taskQueue }),
     });
     try {
-      const connection = await NativeConnection.connect({ address: server.address });
-      try {
-        writeLine(context.stderr, "starting a worker (bundling the workflow takes a few seconds)…");
-        const worker = await createConfiguredWorker(context, {
-          connection,
-          namespace: server.namespace,
-          taskQueue,
-        });
-        // What another terminal needs to reach this server and worker (nothing for the defaults).
-        const exports = [
-          server.address === DEFAULT_TEMPORAL_ADDRESS ? "" : `TEMPORAL_ADDRESS=${server.address}`,
-          taskQueue === DEFAULT_TASK_QUEUE ? "" : `AGENTDOCK_TASK_QUEUE=${taskQueue}`,
-        ].filter((assignment) => assignment !== "");
-        const exportLine = exports.length === 0 ? "" : `export ${exports.join(" ")}; `;
-        writeLine(
-          context.stdout,
-          `Temporal dev server: ${server.address} (namespace ${server.namespace})`,
-        );
-        if (server.uiUrl !== undefined) writeLine(context.stdout, `Web UI: ${server.uiUrl}`);
-        writeLine(context.stdout, `Worker: task queue "${taskQueue}"`);
-        writeLine(context.stdout, `Database: ${dbFile}`);
-        writeLine(
-          context.stdout,
-          `In another terminal: ${exportLine}npx agentdock-temporal chat cognitive-reasoner`,
-        );
-        writeLine(context.stdout, "Ctrl-C stops the worker and the server.");
-        // A server that dies under the worker ends the command (exit 1) instead of a silent hang.
-        const serverState = { died: false };
-        void server.exited.then(() => {
-          if (worker.getState() === "RUNNING") {
-            serverState.died = true;
-            worker.shutdown();
-          }
-        });
-        await runUntilInterrupted(worker, context, "dev");
-        if (serverState.died) throw new CliError("the Temporal dev server stopped unexpectedly");
-      } finally {
-        await connection.close();
-      }
+      // What another terminal needs to reach this server and worker (nothing for the defaults).
+      const exports = [
+        server.address === DEFAULT_TEMPORAL_ADDRESS ? "" : `TEMPORAL_ADDRESS=${server.address}`,
+        taskQueue === DEFAULT_TASK_QUEUE ? "" : `AGENTDOCK_TASK_QUEUE=${taskQueue}`,
+      ].filter((assignment) => assignment !== "");
+      const exportLine = exports.length === 0 ? "" : `export ${exports.join(" ")}; `;
+      writeLine(
+        context.stdout,
+        `Temporal dev server: ${server.address} (namespace ${server.namespace})`,
+      );
+      if (server.uiUrl !== undefined) writeLine(context.stdout, `Web UI: ${server.uiUrl}`);
+      writeLine(context.stdout, `Worker: task queue "${taskQueue}"`);
+      writeLine(context.stdout, `Database: ${dbFile}`);
+      writeLine(
+        context.stdout,
+        `In another terminal: ${exportLine}npx agentdock-temporal chat cognitive-reasoner`,
+      );
+      writeLine(context.stdout, "Ctrl-C stops the worker and the server.");
+      // A server that dies under the worker ends the command (exit 1) instead of a silent hang.
+      const serverState = { died: false };
+      void server.exited.then(() => {
+        if (worker.getState() === "RUNNING") {
+          serverState.died = true;
+          worker.shutdown();
+        }
+      });
+      await runUntilInterrupted(worker, context, "dev");
+      if (serverState.died) throw new CliError("the Temporal dev server stopped unexpectedly");
     } finally {
-      await server.stop();
+      await stop();
     }
     writeLine(context.stderr, "dev: stopped (sessions are kept in the database)");
     return ExitCode.ok;

@@ -123,8 +123,19 @@ function readToolResult(toolName: string, output: LanguageModelV4ToolResultOutpu
     text,
     isError,
     isRefusal: !ownContent && refusalPattern.test(text),
-    heading: isError ? `${toolName} failed: ${line}` : line,
+    heading: isError ? `${toolName} failed: ${errorCause(toolName, line)}` : line,
   };
+}
+
+/**
+ * The cause alone from a tool error's text. The AI SDK stringifies a thrown error with
+ * Error#toString ("Error: …") and the workflow already prefixes "<tool> failed: ", so the
+ * heading would otherwise say both twice ("search failed: Error: search failed: …").
+ */
+function errorCause(toolName: string, text: string): string {
+  const withoutClass = text.replace(/^[A-Za-z_]*Error: /, "");
+  const prefix = `${toolName} failed: `;
+  return withoutClass.startsWith(prefix) ? withoutClass.slice(prefix.length) : withoutClass;
 }
 
 /** The first Markdown heading without its `#`s, else the first non-empty line; one line, bounded. */

@@ -1,0 +1,72 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { NativeConnection, type Worker } from "@temporalio/worker";
+import { startDevServer, type DevServer } from "../dev-server/dev-server.ts";
+import { ensureTemporalCli } from "../dev-server/find-temporal-cli.ts";
+import { sessionSearchAttributes } from "../session/index.ts";
+
+export interface DevStackOptions {
+  env: NodeJS.ProcessEnv;
+  /** The dev server's SQLite file; its folder also holds dev-server.log. */
+  db: string;
+  port: number;
+  uiPort: number;
+  /** Progress lines for the person waiting ("starting the Temporal dev server…"). */
+  progress: (line: string) => void;
+  createWorker: (connection: NativeConnection, namespace: string) => Promise<Worker>;
+}
+
+export interface DevStack {
+  server: DevServer;
+  dbFile: string;
+  connection: NativeConnection;
+  /** Created, not running: the caller runs it and shuts it down before `stop`. */
+  worker: Worker;
+  /** Closes the worker's connection and stops the dev server. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * A Temporal dev server (SQLite, Web UI, the session search attributes) and a worker on it: the
+ * one code path `npm start` and `dev` share. If the worker cannot be created, what was started
+ * is stopped before the error propagates.
+ */
+export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
+  const cli = await ensureTemporalCli({ env: options.env, onProgress: options.progress });
+  const dbFile = resolve(options.db);
+  mkdirSync(dirname(dbFile), { recursive: true });
+  options.progress(`starting the Temporal dev server (${dbFile})…`);
+  const server = await startDevServer({
+    cliPath: cli.path,
+    dbFile,
+    port: options.port,
+    uiPort: options.uiPort,
+    searchAttributes: sessionSearchAttributes,
+    logFile: resolve(dirname(dbFile), "dev-server.log"),
+    env: options.env,
+  });
+  let connection: NativeConnection | undefined;
+  try {
+    connection = await NativeConnection.connect({ address: server.address });
+    options.progress("starting a worker (bundling the workflow takes a few seconds)…");
+    const worker = await options.createWorker(connection, server.namespace);
+    const opened = connection;
+    return {
+      server,
+      dbFile,
+      connection: opened,
+      worker,
+      stop: async () => {
+        try {
+          await opened.close();
+        } finally {
+          await server.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await connection?.close();
+    await server.stop();
+    throw error;
+  }
+}
