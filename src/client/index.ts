@@ -28,3 +28,4 @@ export {
   type TurnOrchestration,
   type ToUIMessagesOptions,
 } from "./ui-history.ts";
+export { clientConnectionInterceptors, closedChannelGuard } from "./closed-channel-guard.ts";

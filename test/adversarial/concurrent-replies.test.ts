@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import proto from "@temporalio/proto";
 import { StreamHub, watchTurn, type TurnWatchEvent } from "../../src/client/index.ts";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
@@ -10,6 +9,7 @@ import { within } from "../faults/fault-support.ts";
 import { fetchHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
+import { chatAsUseChat, textOf, userMessage } from "../support/use-chat-client.ts";
 
 // Item 2 of the hardening issue: with 100 messages sent at once to one session every turn ran,
 // but some replies never reached their chat clients: the chat route waited for a
@@ -72,27 +72,15 @@ describe("no reply is ever lost to a client", { timeout: 300_000 }, () => {
       index: number,
     ): Promise<{ messageId: string; turn: number; text: string }> => {
       const messageId = `m${index}`;
-      const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/api/chat/general` });
-      const stream = await transport.sendMessages({
+      const last = await chatAsUseChat({
+        url,
+        agentId: "general",
         chatId,
-        messages: [
-          { id: messageId, role: "user", parts: [{ type: "text", text: `hello ${index}` }] },
-        ],
-        trigger: "submit-message",
-        messageId: undefined,
-        abortSignal: undefined,
+        messages: [userMessage(`hello ${index}`, messageId)],
       });
-      let last: UIMessage | undefined;
-      for await (const message of readUIMessageStream<UIMessage>({
-        stream,
-        terminateOnError: true,
-      })) {
-        last = message;
-      }
-      assert.ok(last !== undefined, `a reply to ${messageId}`);
       const metadata = last.metadata as { turn: number } | undefined;
       assert.ok(metadata !== undefined, `the finish chunk of ${messageId}`);
-      const text = last.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+      const text = textOf(last);
       return { messageId, turn: metadata.turn, text };
     };
     const first = send(0);

@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
+import type { UIMessage } from "ai";
 import type { LiveItem } from "../../src/client/index.ts";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import type { SessionView } from "../../src/session/index.ts";
@@ -15,45 +12,19 @@ import {
 } from "../support/fake-openai-server.ts";
 import { readSse } from "../support/sse-client.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
+import {
+  chatAsUseChat,
+  slowWriterAgentsDir,
+  textOf,
+  userMessage,
+} from "../support/use-chat-client.ts";
 
 const token = "test-token-1234";
 const auth = { authorization: `Bearer ${token}` };
 
-function userMessage(text: string): UIMessage {
-  return { id: uniqueId("msg"), role: "user", parts: [{ type: "text", text }] };
-}
-
 /** One chat request exactly as `useChat` makes it, read with the AI SDK's own stream parsing. */
-async function chat(
-  url: string,
-  agentId: string,
-  chatId: string,
-  messages: UIMessage[],
-): Promise<UIMessage> {
-  const transport = new DefaultChatTransport<UIMessage>({
-    api: `${url}/api/chat/${agentId}`,
-    headers: auth,
-  });
-  const stream = await transport.sendMessages({
-    chatId,
-    messages,
-    trigger: "submit-message",
-    messageId: undefined,
-    abortSignal: undefined,
-  });
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream<UIMessage>({
-    stream,
-    terminateOnError: true,
-  })) {
-    last = message;
-  }
-  assert.ok(last !== undefined, "the stream produced an assistant message");
-  return last;
-}
-
-function textOf(message: UIMessage): string {
-  return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+function chat(url: string, agentId: string, chatId: string, messages: UIMessage[]) {
+  return chatAsUseChat({ url, agentId, chatId, messages, headers: auth });
 }
 
 describe("the HTTP API on 127.0.0.1", () => {
@@ -66,18 +37,7 @@ describe("the HTTP API on 127.0.0.1", () => {
     env = await createTestEnv();
     await env.startWorker({ providerConfig: fakeProviderConfig(fake) });
     // A local agent on the OpenAI-compatible provider, whose replies the fake server paces.
-    const localAgents = mkdtempSync(join(tmpdir(), "agentdock-http-agents-"));
-    mkdirSync(join(localAgents, "slow-writer"));
-    writeFileSync(
-      join(localAgents, "slow-writer", "template.json"),
-      JSON.stringify({
-        ...JSON.parse(readFileSync("agents/general/template.json", "utf8")),
-        $schema: undefined,
-        id: "slow-writer",
-        name: "Slow Writer",
-        llm: { provider: "openai-compatible", model: "fake-model" },
-      }),
-    );
+    const localAgents = slowWriterAgentsDir();
     api = createApiServer({
       client: env.client,
       taskQueue: env.taskQueue,

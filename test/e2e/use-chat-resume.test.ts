@@ -1,16 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  DefaultChatTransport,
-  isToolUIPart,
-  readUIMessageStream,
-  validateUIMessages,
-  type UIMessage,
-} from "ai";
+import { DefaultChatTransport, isToolUIPart, validateUIMessages, type UIMessage } from "ai";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import type { SessionView } from "../../src/session/index.ts";
 import {
@@ -19,30 +10,16 @@ import {
   type FakeOpenAIServer,
 } from "../support/fake-openai-server.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
+import {
+  lastMessage,
+  slowWriterAgentsDir,
+  textOf,
+  userMessage,
+} from "../support/use-chat-client.ts";
 
 const token = "resume-token-1234";
 const otherToken = "resume-other-5678";
 const auth = { authorization: `Bearer ${token}` };
-
-function userMessage(text: string): UIMessage {
-  return { id: uniqueId("msg"), role: "user", parts: [{ type: "text", text }] };
-}
-
-function textOf(message: UIMessage): string {
-  return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
-}
-
-/** The last message a UI message stream builds, read with the AI SDK's own parsing. */
-async function lastMessage(
-  stream: ReadableStream<import("ai").UIMessageChunk>,
-): Promise<UIMessage> {
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream<UIMessage>({ stream, terminateOnError: true })) {
-    last = message;
-  }
-  assert.ok(last !== undefined, "the stream produced an assistant message");
-  return last;
-}
 
 describe("useChat resume and restore over real HTTP", () => {
   let env: TestEnv;
@@ -54,18 +31,7 @@ describe("useChat resume and restore over real HTTP", () => {
     env = await createTestEnv();
     await env.startWorker({ providerConfig: fakeProviderConfig(fake) });
     // A local agent on the OpenAI-compatible provider, whose replies the fake server paces.
-    const localAgents = mkdtempSync(join(tmpdir(), "agentdock-resume-agents-"));
-    mkdirSync(join(localAgents, "slow-writer"));
-    writeFileSync(
-      join(localAgents, "slow-writer", "template.json"),
-      JSON.stringify({
-        ...JSON.parse(readFileSync("agents/general/template.json", "utf8")),
-        $schema: undefined,
-        id: "slow-writer",
-        name: "Slow Writer",
-        llm: { provider: "openai-compatible", model: "fake-model" },
-      }),
-    );
+    const localAgents = slowWriterAgentsDir();
     api = createApiServer({
       client: env.client,
       taskQueue: env.taskQueue,

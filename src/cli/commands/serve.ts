@@ -1,5 +1,6 @@
 import { Client, Connection } from "@temporalio/client";
 import { z } from "zod";
+import { clientConnectionInterceptors } from "../../client/index.ts";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createApiServer, tenantTokensFromEnv, type TenantToken } from "../../server/index.ts";
@@ -119,7 +120,7 @@ export const serveCommand: Command = {
     const connection = await connectOrExplain(settings.address, () =>
       Connection.connect({
         ...settings.connectionOptions,
-        interceptors: [apiGrpcRetryInterceptor()],
+        interceptors: clientConnectionInterceptors(apiGrpcRetryInterceptor()),
       }),
     );
     // Temporal calls of requests still running when the grace time is over are cancelled, so
