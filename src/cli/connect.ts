@@ -1,5 +1,5 @@
 import { Client, Connection } from "@temporalio/client";
-import { clientConnectionInterceptors, SessionClient } from "../client/index.ts";
+import { SessionClient } from "../client/index.ts";
 import { temporalConnectSettings, type TemporalConnectSettings } from "../temporal-connection.ts";
 import type { CliContext } from "./cli-context.ts";
 import { CliError } from "./cli-error.ts";
@@ -64,10 +64,7 @@ export async function withSessions<T>(
   const { taskQueue } = cliSettings(context);
   const settings = connectSettings(context);
   const connection = await connectOrExplain(settings.address, () =>
-    Connection.connect({
-      ...settings.connectionOptions,
-      interceptors: clientConnectionInterceptors(),
-    }),
+    Connection.connect(settings.connectionOptions),
   );
   try {
     const client = new Client({ connection, namespace: settings.namespace });

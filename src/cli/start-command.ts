@@ -5,7 +5,7 @@ import { Client, Connection } from "@temporalio/client";
 import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { z } from "zod";
 import { loadAgent } from "../agents/index.ts";
-import { clientConnectionInterceptors, SessionClient } from "../client/index.ts";
+import { SessionClient } from "../client/index.ts";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
 import { DEFAULT_TASK_QUEUE, workflowIdFor } from "../session/index.ts";
 import { toolCatalogueEntries } from "../tools/index.ts";
@@ -120,10 +120,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
       }),
   });
   const { server, worker } = stack;
-  const connection = await Connection.connect({
-    address: server.address,
-    interceptors: clientConnectionInterceptors(),
-  });
+  const connection = await Connection.connect({ address: server.address });
   const taskQueue = DEFAULT_TASK_QUEUE;
   const workerRun = worker.run();
   const sessions = new SessionClient(

@@ -28,4 +28,3 @@ export {
   type TurnOrchestration,
   type ToUIMessagesOptions,
 } from "./ui-history.ts";
-export { clientConnectionInterceptors, closedChannelGuard } from "./closed-channel-guard.ts";

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, Connection } from "@temporalio/client";
-import { clientConnectionInterceptors, SessionClient } from "../../src/client/index.ts";
+import { SessionClient } from "../../src/client/index.ts";
 import { freePort } from "../../src/dev-server/free-port.ts";
 import { globalSetup, globalTeardown } from "../support/global-setup.ts";
 import { testServer } from "../support/temporal-env.ts";
@@ -173,10 +173,7 @@ export async function startSoakStack(): Promise<SoakStack> {
   );
   const apiUrl = `http://127.0.0.1:${port}`;
   await waitForLine(log, String(port), "serve", 60_000);
-  const connection = await Connection.connect({
-    address,
-    interceptors: clientConnectionInterceptors(),
-  });
+  const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace });
   return {
     client,

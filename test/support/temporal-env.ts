@@ -6,7 +6,7 @@ import { configuredBaseURLs } from "../../src/llm/model-access-env.ts";
 import type { ModelAccess } from "../../src/llm/model-access.ts";
 import { createModelProvider } from "../../src/llm/model-provider.ts";
 import { providerSecrets, type ProviderConfig } from "../../src/llm/provider-config.ts";
-import { clientConnectionInterceptors, SessionClient } from "../../src/client/index.ts";
+import { SessionClient } from "../../src/client/index.ts";
 import type { SearchProvider } from "../../src/search/index.ts";
 import { bundleSessionWorkflows, createSessionWorker } from "../../src/worker/session-worker.ts";
 import { testModelAccess } from "./test-model-access.ts";
@@ -66,10 +66,7 @@ export async function createTestEnv(
 ): Promise<TestEnv> {
   const { namespace } = testServer();
   const address = options.address ?? testServer().address;
-  const connection = await Connection.connect({
-    address,
-    interceptors: clientConnectionInterceptors(),
-  });
+  const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace });
   const taskQueue = options.taskQueue ?? uniqueId("test-queue");
   const workers: RunningWorker[] = [];

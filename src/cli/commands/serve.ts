@@ -1,6 +1,5 @@
 import { Client, Connection } from "@temporalio/client";
 import { z } from "zod";
-import { clientConnectionInterceptors } from "../../client/index.ts";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createApiServer, tenantTokensFromEnv, type TenantToken } from "../../server/index.ts";
@@ -120,7 +119,7 @@ export const serveCommand: Command = {
     const connection = await connectOrExplain(settings.address, () =>
       Connection.connect({
         ...settings.connectionOptions,
-        interceptors: clientConnectionInterceptors(apiGrpcRetryInterceptor()),
+        interceptors: [apiGrpcRetryInterceptor()],
       }),
     );
     // Temporal calls of requests still running when the grace time is over are cancelled, so
