@@ -61,7 +61,14 @@ const sandboxRestrictions = {
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "dist/", "coverage/", "agents/**/*.json", "test/replay/histories/"],
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "console/dist/",
+      "coverage/",
+      "agents/**/*.json",
+      "test/replay/histories/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -92,6 +99,17 @@ export default tseslint.config(
   {
     files: ["src/orchestration/**/*.ts", "src/tools/**/*.ts", "workflows/**/*.ts"],
     rules: sandboxRestrictions,
+  },
+  {
+    // The web console runs in the browser: its own tsconfig (DOM, JSX), Vite bundles it.
+    files: ["console/**/*.{ts,tsx}"],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: ["./console/tsconfig.json", "./console/tsconfig.node.json"],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
   },
   { files: ["eslint.config.js"], ...tseslint.configs.disableTypeChecked },
 );

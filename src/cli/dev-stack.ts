@@ -4,6 +4,7 @@ import { NativeConnection, type Worker } from "@temporalio/worker";
 import { startDevServer, type DevServer } from "../dev-server/dev-server.ts";
 import { ensureTemporalCli } from "../dev-server/find-temporal-cli.ts";
 import { sessionSearchAttributes } from "../session/index.ts";
+import { checkConsolePort, startConsoleApi, type ConsoleApi } from "./console-api.ts";
 
 export interface DevStackOptions {
   env: NodeJS.ProcessEnv;
@@ -14,6 +15,8 @@ export interface DevStackOptions {
   /** Progress lines for the person waiting ("starting the Temporal dev server…"). */
   progress: (line: string) => void;
   createWorker: (connection: NativeConnection, namespace: string) => Promise<Worker>;
+  /** The HTTP API and web console on 127.0.0.1 (0 = a free port; `flag` names the option). */
+  console: { port: number; flag: string; taskQueue: string; agentsDirs: readonly string[] };
 }
 
 export interface DevStack {
@@ -22,7 +25,9 @@ export interface DevStack {
   connection: NativeConnection;
   /** Created, not running: the caller runs it and shuts it down before `stop`. */
   worker: Worker;
-  /** Closes the worker's connection and stops the dev server. */
+  /** The API and web console, serving until `stop`. */
+  console: ConsoleApi;
+  /** Stops the API and console, closes the worker's connection and stops the dev server. */
   stop: () => Promise<void>;
 }
 
@@ -32,6 +37,8 @@ export interface DevStack {
  * is stopped before the error propagates.
  */
 export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
+  // A taken console port is refused before anything starts.
+  await checkConsolePort(options.console.port, options.console.flag);
   const cli = await ensureTemporalCli({ env: options.env, onProgress: options.progress });
   const dbFile = resolve(options.db);
   mkdirSync(dirname(dbFile), { recursive: true });
@@ -46,18 +53,33 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     env: options.env,
   });
   let connection: NativeConnection | undefined;
+  let consoleApi: ConsoleApi | undefined;
   try {
     connection = await NativeConnection.connect({ address: server.address });
+    // Before the worker: a created worker that never runs could not be cleaned up here.
+    consoleApi = await startConsoleApi({
+      env: options.env,
+      port: options.console.port,
+      flag: options.console.flag,
+      address: server.address,
+      namespace: server.namespace,
+      taskQueue: options.console.taskQueue,
+      agentsDirs: options.console.agentsDirs,
+      temporalUiUrl: server.uiUrl,
+    });
     options.progress("starting a worker (bundling the workflow takes a few seconds)…");
     const worker = await options.createWorker(connection, server.namespace);
     const opened = connection;
+    const api = consoleApi;
     return {
       server,
       dbFile,
       connection: opened,
       worker,
+      console: api,
       stop: async () => {
         try {
+          await api.close();
           await opened.close();
         } finally {
           await server.stop();
@@ -65,6 +87,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       },
     };
   } catch (error) {
+    await consoleApi?.close();
     await connection?.close();
     await server.stop();
     throw error;

@@ -12,6 +12,7 @@ import { toolCatalogueEntries } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
 import { shownPath } from "./agent-dirs.ts";
 import { runChat } from "./chat-repl.ts";
+import { consolePortOption } from "./console-api.ts";
 import { startDevStack } from "./dev-stack.ts";
 import { fileWorkerLogger } from "./worker-log-file.ts";
 import { workerModelSetup } from "./worker-model-setup.ts";
@@ -19,9 +20,10 @@ import { workerModelSetup } from "./worker-model-setup.ts";
 export const startHelp = `Usage: npm start [-- options]
 
 Starts everything on this machine and opens a chat: a Temporal dev server (SQLite, Web UI),
-a worker, and an interactive terminal chat with a shipped agent. Step changes and tool calls
-print as they happen. Ctrl-C (or Ctrl-D, or /exit) stops it all; the session is kept in the
-database and resumes with --session.
+a worker, the web console (printed as "Console: http://127.0.0.1:8080/"; open it in a browser
+to chat there, see every session and each turn's timeline), and an interactive terminal chat
+with a shipped agent. Step changes and tool calls print as they happen. Ctrl-C (or Ctrl-D, or
+/exit) stops it all; the session is kept in the database and resumes with --session.
 
 Options:
   --agent ID       agent to chat with (default cognitive-reasoner; see agents/)
@@ -29,6 +31,10 @@ Options:
   --db FILE        the dev server's SQLite file (default .temporal/dev.db)
   --port N         Temporal gRPC port on 127.0.0.1 (default 7233; 0 = any free port)
   --ui-port N      Web UI port (default 8233; 0 = any free port)
+  --console-port N, --api-port N
+                   the web console and HTTP API on 127.0.0.1 (default 8080; 0 = any free
+                   port). With AGENTDOCK_API_TOKEN (or AGENTDOCK_API_TOKENS) set, the console
+                   asks for the token
   --verbose        print the worker's log lines (stack traces included) in the terminal; by
                    default they go to worker.log next to the database, with one short line
                    in the chat for a warning or an error
@@ -41,7 +47,8 @@ Examples:
   npm start
   npm start -- --agent research-planner
   npm start -- --session 3f2a9c1e
-  echo "Please evaluate remote work" | npm start -- --port 0 --ui-port 0
+  npm start -- --console-port 3000
+  echo "Please evaluate remote work" | npm start -- --port 0 --ui-port 0 --console-port 0
 `;
 
 const optionsSchema = z.object({
@@ -53,6 +60,8 @@ const optionsSchema = z.object({
   db: z.string().min(1).default(".temporal/dev.db"),
   port: z.coerce.number().int().min(0).max(65535).default(7233),
   "ui-port": z.coerce.number().int().min(0).max(65535).default(8233),
+  "console-port": z.coerce.number().int().min(0).max(65535).optional(),
+  "api-port": z.coerce.number().int().min(0).max(65535).optional(),
   verbose: z.boolean().default(false),
 });
 
@@ -65,6 +74,8 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
       db: { type: "string" },
       port: { type: "string" },
       "ui-port": { type: "string" },
+      "console-port": { type: "string" },
+      "api-port": { type: "string" },
       verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -81,6 +92,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     return 2;
   }
   const options = parsed.data;
+  const consolePort = consolePortOption(options);
   const { template } = loadAgent(options.agent, {
     agentsDirs: [resolve("agents")],
     tools: toolCatalogueEntries,
@@ -118,6 +130,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
         secrets: models.secrets,
         ...(searchProvider === undefined ? {} : { searchProvider }),
       }),
+    console: { ...consolePort, taskQueue: DEFAULT_TASK_QUEUE, agentsDirs: [resolve("agents")] },
   });
   const { server, worker } = stack;
   const connection = await Connection.connect({ address: server.address });
@@ -154,6 +167,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     `${resumed ? "Resuming" : "New"} session ${sessionId} with ${template.name} (${template.id}).`,
   );
   if (uiLink !== "") console.log(`Web UI: ${uiLink}`);
+  console.log(`Console: ${stack.console.url}`);
   console.log("Type a message and press Enter; Ctrl-C or /exit to stop.\n");
   try {
     await runChat({

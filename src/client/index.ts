@@ -28,3 +28,17 @@ export {
   type TurnOrchestration,
   type ToUIMessagesOptions,
 } from "./ui-history.ts";
+export {
+  buildTimeline,
+  type SequenceProgress,
+  type SessionTimeline,
+  type TimelineEntry,
+  type TimelineSources,
+  type TimelineTurn,
+  type WithheldTool,
+} from "./session-timeline.ts";
+export {
+  readRunActivities,
+  type RunActivities,
+  type ToolActivityRun,
+} from "./tool-activity-runs.ts";

@@ -5,10 +5,12 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { ApiContext, ApiEnv } from "./api-context.ts";
 import { ApiError, toApiError } from "./api-error.ts";
+import { mountConsole } from "./console-static.ts";
 import { jsonBodyLimit } from "./json-body.ts";
 import { listAgentsRoute } from "./routes/agents.ts";
 import { postChat } from "./routes/chat.ts";
 import { resumeChatStream } from "./routes/chat-stream.ts";
+import { configRoute } from "./routes/config.ts";
 import { sessionEventsRoute } from "./routes/events.ts";
 import {
   deleteSessionRoute,
@@ -16,6 +18,7 @@ import {
   getSessionRoute,
   listSessionsRoute,
 } from "./routes/sessions.ts";
+import { getTimelineRoute } from "./routes/timeline.ts";
 import { tenantAuth } from "./tenant-auth.ts";
 import type { TenantToken } from "./tenant-tokens.ts";
 
@@ -23,6 +26,11 @@ export interface ApiAppOptions {
   tokens: readonly TenantToken[];
   corsOrigins: readonly string[];
   log?: (line: string) => void;
+  /** The Temporal Web UI's base URL (the console links each session there). */
+  temporalUiUrl?: string;
+  namespace: string;
+  /** The built console's folder (default console/dist). */
+  consoleDir?: string;
 }
 
 /** `GET /healthz` (no auth): 200 when Temporal answers, 503 otherwise. */
@@ -98,6 +106,9 @@ export function createApiApp(api: ApiContext, options: ApiAppOptions): Hono<ApiE
   );
   app.get("/healthz", (c) => health(api.client, c));
   app.use("/api/*", tenantAuth(options.tokens));
+  app.get("/api/config", (c) =>
+    configRoute({ temporalUiUrl: options.temporalUiUrl, namespace: options.namespace }, c),
+  );
   app.get("/api/agents", (c) => listAgentsRoute(api, c));
   app.post("/api/chat/:agentId", jsonBodyLimit, (c) => postChat(api, c));
   app.get("/api/chat/:agentId/:id/stream", (c) => resumeChatStream(api, c));
@@ -106,6 +117,8 @@ export function createApiApp(api: ApiContext, options: ApiAppOptions): Hono<ApiE
   app.delete("/api/sessions/:id", (c) => deleteSessionRoute(api, c));
   app.get("/api/sessions/:id/history", (c) => getHistoryRoute(api, c));
   app.get("/api/sessions/:id/events", (c) => sessionEventsRoute(api, c));
+  app.get("/api/sessions/:id/timeline", (c) => getTimelineRoute(api, c));
+  mountConsole(app, options.consoleDir);
   app.notFound((c) =>
     errorResponse(
       new ApiError(404, "not_found", `no route ${c.req.method} ${c.req.path}`),

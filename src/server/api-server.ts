@@ -23,6 +23,10 @@ export interface ApiServerOptions {
   corsOrigins?: readonly string[];
   /** One line per request (method, path, status, duration). */
   log?: (line: string) => void;
+  /** The Temporal Web UI's base URL, for the console's links to a session. */
+  temporalUiUrl?: string;
+  /** The built console's folder (default console/dist). */
+  consoleDir?: string;
 }
 
 export interface ApiServer {
@@ -55,7 +59,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ...(options.token === undefined ? [] : [{ tenant: "default", token: options.token }]),
     ],
     corsOrigins: options.corsOrigins ?? [],
+    namespace: options.client.options.namespace,
     ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.temporalUiUrl === undefined ? {} : { temporalUiUrl: options.temporalUiUrl }),
+    ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
   });
   // The adaptor's server is a plain node:http Server (no https or http2 options given).
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;

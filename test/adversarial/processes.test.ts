@@ -192,7 +192,18 @@ describe("dev killed with kill -9", { timeout: 240_000 }, () => {
     track(
       spawnCli(
         process.execPath,
-        ["src/cli.ts", "dev", "--db", dbFile, "--port", String(port), "--ui-port", "0"],
+        [
+          "src/cli.ts",
+          "dev",
+          "--db",
+          dbFile,
+          "--port",
+          String(port),
+          "--ui-port",
+          "0",
+          "--console-port",
+          "0",
+        ],
         { env },
       ),
     );

@@ -286,15 +286,16 @@ describe("agentdock-temporal worker and dev", () => {
   });
 
   it("dev runs a dev server and a worker in the foreground until Ctrl-C", async () => {
-    const dev = spawnCli(["dev", "--db", join(dir, "dev.db"), "--port", "0", "--ui-port", "0"], {
-      TEMPORAL_CLI: testServer().cliPath,
-      AGENTDOCK_TASK_QUEUE: "agentdock",
-    });
+    const dev = spawnCli(
+      ["dev", "--db", join(dir, "dev.db"), "--port", "0", "--ui-port", "0", "--console-port", "0"],
+      { TEMPORAL_CLI: testServer().cliPath, AGENTDOCK_TASK_QUEUE: "agentdock" },
+    );
     const done = finish(dev);
     const output = await waitForOutput(dev, "Ctrl-C stops");
     const address = /Temporal dev server: (127\.0\.0\.1:\d+)/.exec(output)?.[1];
     assert.ok(address !== undefined, output);
     assert.match(output, /Web UI: http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(output, /Console: http:\/\/127\.0\.0\.1:\d+\//);
     assert.match(output, /Worker: task queue "agentdock"/);
     const sent = await cli(["send", "d1", "hello", "--agent", "general"], {
       TEMPORAL_ADDRESS: address,

@@ -30,7 +30,16 @@ describe("npm start: embedded dev server, worker and a chat", () => {
   after(() => {
     rmSync(dir, { recursive: true, force: true });
   });
-  const common = ["--db", join(dir, "dev.db"), "--port", "0", "--ui-port", "0"];
+  const common = [
+    "--db",
+    join(dir, "dev.db"),
+    "--port",
+    "0",
+    "--ui-port",
+    "0",
+    "--console-port",
+    "0",
+  ];
 
   it("chats with the cognitive reasoner, showing the step change and tool calls as they happen, and the Web UI link", async () => {
     const { code, output } = await start(common, "Please evaluate my plan to learn Rust\n");

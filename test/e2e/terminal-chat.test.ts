@@ -86,6 +86,8 @@ describe(
         "0",
         "--ui-port",
         "0",
+        "--console-port",
+        "0",
       ].join(" ");
       // The shell stays after the CLI exits so the screen (and its exit status) can be read.
       tmuxRun(

@@ -4,6 +4,8 @@ import { DEFAULT_TEMPORAL_ADDRESS } from "../../temporal-connection.ts";
 import { portSchema } from "../arg-schemas.ts";
 import type { Command } from "../cli-context.ts";
 import { CliError } from "../cli-error.ts";
+import { agentsDirs } from "../agent-dirs.ts";
+import { consolePortOption, DEFAULT_CONSOLE_PORT } from "../console-api.ts";
 import { startDevStack } from "../dev-stack.ts";
 import { cliSettings } from "../cli-env.ts";
 import { parseCommandArgs } from "../command-args.ts";
@@ -11,16 +13,20 @@ import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
 import { createConfiguredWorker, runUntilInterrupted } from "../session-worker-run.ts";
 
-const help = `Usage: agentdock-temporal dev [--db FILE] [--port N] [--ui-port N]
+const help = `Usage: agentdock-temporal dev [--db FILE] [--port N] [--ui-port N] [--console-port N]
 
-Runs a Temporal dev server (SQLite, Web UI, the session search attributes registered) and a
-worker in the foreground until Ctrl-C, then stops both; sessions stay in the database. Other
-commands (chat, send, sessions…) reach it from another terminal. Like npm start without the chat.
+Runs a Temporal dev server (SQLite, Web UI, the session search attributes registered), a
+worker, and the HTTP API with the web console on 127.0.0.1 in the foreground until Ctrl-C, then
+stops them all; sessions stay in the database. Other commands (chat, send, sessions…) reach it
+from another terminal. Like npm start without the terminal chat.
 
 Options:
   --db FILE      the dev server's SQLite file (default .temporal/dev.db)
   --port N       Temporal gRPC port on 127.0.0.1 (default 7233; 0 = any free port)
   --ui-port N    Web UI port (default 8233; 0 = any free port)
+  --console-port N, --api-port N
+                 the HTTP API and web console (default ${DEFAULT_CONSOLE_PORT}; 0 = any free port);
+                 AGENTDOCK_API_TOKEN (and AGENTDOCK_API_TOKENS…) make it ask for a token
   -h, --help     this help
 
 The Temporal CLI comes from TEMPORAL_CLI, PATH or ~/.cache/agentdock-temporal (built once with
@@ -33,6 +39,8 @@ const schema = z.object({
   db: z.string().min(1).default(".temporal/dev.db"),
   port: portSchema.default(7233),
   "ui-port": portSchema.default(8233),
+  "console-port": portSchema.optional(),
+  "api-port": portSchema.optional(),
 });
 
 export const devCommand: Command = {
@@ -48,6 +56,8 @@ export const devCommand: Command = {
           db: { type: "string" },
           port: { type: "string" },
           "ui-port": { type: "string" },
+          "console-port": { type: "string" },
+          "api-port": { type: "string" },
         },
         schema,
       },
@@ -55,7 +65,14 @@ export const devCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
-    const { server, dbFile, worker, stop } = await startDevStack({
+    const consolePort = consolePortOption(args);
+    const {
+      server,
+      dbFile,
+      worker,
+      stop,
+      console: api,
+    } = await startDevStack({
       env: context.env,
       db: args.db,
       port: args.port,
@@ -65,6 +82,7 @@ export const devCommand: Command = {
       },
       createWorker: (connection, namespace) =>
         createConfiguredWorker(context, { connection, namespace, taskQueue }),
+      console: { ...consolePort, taskQueue, agentsDirs: agentsDirs(context) },
     });
     try {
       // What another terminal needs to reach this server and worker (nothing for the defaults).
@@ -78,6 +96,7 @@ export const devCommand: Command = {
         `Temporal dev server: ${server.address} (namespace ${server.namespace})`,
       );
       if (server.uiUrl !== undefined) writeLine(context.stdout, `Web UI: ${server.uiUrl}`);
+      writeLine(context.stdout, `Console: ${api.url}`);
       writeLine(context.stdout, `Worker: task queue "${taskQueue}"`);
       writeLine(context.stdout, `Database: ${dbFile}`);
       writeLine(

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createApiServer, tenantTokensFromEnv, type TenantToken } from "../../server/index.ts";
 import { apiGrpcRetryInterceptor } from "../../server/api-grpc-retry.ts";
-import { portSchema } from "../arg-schemas.ts";
+import { portSchema, temporalUiUrlSchema } from "../arg-schemas.ts";
 import { agentsDirs } from "../agent-dirs.ts";
 import type { Command } from "../cli-context.ts";
 import { usageError } from "../cli-error.ts";
@@ -19,17 +19,20 @@ const DEFAULT_PORT = 8080;
 /** On SIGTERM or Ctrl-C, how long requests in flight (chat streams among them) may finish. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-const help = `Usage: agentdock-temporal serve [--port N] [--host H] [--dir DIR…]
+const help = `Usage: agentdock-temporal serve [--port N] [--host H] [--dir DIR…] [--temporal-ui URL]
 
-Runs the HTTP API on the Temporal the environment points at (workers run separately:
-agentdock-temporal worker, or dev for everything in one process). Routes:
+Runs the HTTP API and the web console on the Temporal the environment points at (workers run
+separately: agentdock-temporal worker, or dev for everything in one process). Routes:
 
+  GET    /                            the web console (built by npm install: npm run build:console)
   POST   /api/chat/:agentId          a useChat request; streams the turn (AI SDK UI message stream)
   GET    /api/agents                  the agent templates, validated
   GET    /api/sessions                sessions from Temporal visibility (?status=&agent=&limit=)
   GET    /api/sessions/:id            a session's state
   GET    /api/sessions/:id/history    its messages
   GET    /api/sessions/:id/events     its live events as Server-Sent Events (Last-Event-ID resumes)
+  GET    /api/sessions/:id/timeline   per turn: steps and why, model calls, tool calls with timings
+  GET    /api/config                  the Temporal Web UI's address and namespace (for the console)
   DELETE /api/sessions/:id            ends it (?reason=)
   GET    /healthz                     200 when Temporal answers (no auth)
 
@@ -37,6 +40,9 @@ Options:
   --port N     port (default ${DEFAULT_PORT}, or AGENTDOCK_API_PORT; 0 picks a free one)
   --host H     address to listen on (default 127.0.0.1, or AGENTDOCK_API_HOST; 0.0.0.0 for all)
   --dir DIR    another folder of agent templates (repeatable; AGENTDOCK_AGENTS_DIR too)
+  --temporal-ui URL
+               the Temporal Web UI's address (or AGENTDOCK_TEMPORAL_UI_URL): the console links
+               each session there
   -h, --help   this help
 
 SIGTERM or Ctrl-C stops it gracefully: no new connections, live event streams end, requests in
@@ -66,6 +72,7 @@ const schema = z.object({
   port: portSchema.optional(),
   host: z.string().min(1).optional(),
   dir: z.array(z.string().min(1)).default([]),
+  "temporal-ui": temporalUiUrlSchema.optional(),
 });
 
 export const serveCommand: Command = {
@@ -81,6 +88,7 @@ export const serveCommand: Command = {
           port: { type: "string" },
           host: { type: "string" },
           dir: { type: "string", multiple: true },
+          "temporal-ui": { type: "string" },
         },
         schema,
       },
@@ -107,6 +115,15 @@ export const serveCommand: Command = {
         `refusing to serve on ${exposed} without a token: anyone who reaches it could read and end every session. Set AGENTDOCK_API_TOKEN (or AGENTDOCK_API_TOKENS), or listen on 127.0.0.1`,
       );
     }
+    const envUi = context.env["AGENTDOCK_TEMPORAL_UI_URL"];
+    const uiFromEnv =
+      envUi === undefined || envUi === "" ? undefined : temporalUiUrlSchema.safeParse(envUi);
+    if (uiFromEnv?.success === false) {
+      throw usageError(
+        `AGENTDOCK_TEMPORAL_UI_URL: "${envUi ?? ""}" ${uiFromEnv.error.issues[0]?.message ?? "is not a URL"}`,
+      );
+    }
+    const temporalUiUrl = args["temporal-ui"] ?? uiFromEnv?.data;
     const dirs = agentsDirs(context, args.dir);
     const corsOrigins = (context.env["AGENTDOCK_API_CORS_ORIGIN"] ?? "")
       .split(",")
@@ -133,6 +150,7 @@ export const serveCommand: Command = {
           agentsDirs: dirs,
           corsOrigins,
           tokens,
+          ...(temporalUiUrl === undefined ? {} : { temporalUiUrl }),
           log: (line) => {
             writeLine(context.stderr, line);
           },

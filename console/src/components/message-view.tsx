@@ -1,0 +1,49 @@
+import { isToolUIPart, type UIMessage } from "ai";
+import type { OrchestrationEvent } from "../api/api-types.ts";
+import { shown } from "../format.ts";
+import { OrchestrationLine } from "./orchestration-line.tsx";
+import { ToolPartView } from "./tool-part-view.tsx";
+
+type Part = UIMessage["parts"][number];
+
+function PartView({ part }: { part: Part }) {
+  if (isToolUIPart(part)) return <ToolPartView part={part} />;
+  switch (part.type) {
+    case "text":
+      return <div className="text">{part.text}</div>;
+    case "reasoning":
+      return (
+        <details className="reasoning">
+          <summary>reasoning</summary>
+          {part.text}
+        </details>
+      );
+    case "step-start":
+      return <hr className="step-start" />;
+    case "data-orchestration": {
+      const event = part.data as OrchestrationEvent;
+      // The tool part above already shows the call; the timeline keeps the bookkeeping.
+      return event.type === "tool_recorded" ? null : <OrchestrationLine event={event} />;
+    }
+    default:
+      return <pre className="unknown-part">{shown(part)}</pre>;
+  }
+}
+
+const roleNames: Record<UIMessage["role"], string> = {
+  user: "you",
+  assistant: "agent",
+  system: "summary",
+};
+
+/** One message of the chat, every part in order. */
+export function MessageView({ message, agentName }: { message: UIMessage; agentName: string }) {
+  return (
+    <article className={`message ${message.role}`} data-role={message.role}>
+      <header>{message.role === "assistant" ? agentName : roleNames[message.role]}</header>
+      {message.parts.map((part, index) => (
+        <PartView key={index} part={part} />
+      ))}
+    </article>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ConsoleConfig, SessionView } from "../api/api-types.ts";
+
+/** The Temporal Web UI's page of a session's workflow. */
+export function temporalUiLink(
+  config: ConsoleConfig | undefined,
+  sessionId: string,
+): string | undefined {
+  if (config?.temporalUiUrl == null) return undefined;
+  return `${config.temporalUiUrl}/namespaces/${encodeURIComponent(config.namespace)}/workflows/${encodeURIComponent(`session-${sessionId}`)}`;
+}
+
+/** Which session this is, where it stands, and its page in the Temporal Web UI. */
+export function SessionHeader(props: {
+  sessionId: string;
+  agentName: string;
+  state: SessionView | undefined;
+  config: ConsoleConfig | undefined;
+}) {
+  const { sessionId, agentName, state, config } = props;
+  const link = temporalUiLink(config, sessionId);
+  return (
+    <div className="session-header">
+      <div>
+        <h1>
+          {agentName} <span className="session-id">session {sessionId}</span>
+        </h1>
+        {state !== undefined && (
+          <div className="state-line" data-testid="session-state">
+            <span className={`status status-${state.status}`}>{state.status}</span>
+            <span>step {state.activeStep ?? "—"}</span>
+            {state.sequenceLength > 0 && (
+              <span>
+                sequence {state.sequenceIndex}/{state.sequenceLength}
+              </span>
+            )}
+            <span>turn {state.turn}</span>
+            <span>{state.cumulativeTokenUsage.totalTokens} tokens</span>
+            {state.pendingMessages > 0 && <span>{state.pendingMessages} queued</span>}
+          </div>
+        )}
+      </div>
+      {link !== undefined && (
+        <a className="temporal-link" href={link} target="_blank" rel="noreferrer">
+          Open in Temporal UI ↗
+        </a>
+      )}
+    </div>
+  );
+}

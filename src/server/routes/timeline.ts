@@ -1,0 +1,67 @@
+import type { Context } from "hono";
+import {
+  buildTimeline,
+  readRunActivities,
+  type SequenceProgress,
+  type WithheldTool,
+} from "../../client/index.ts";
+import { createOrchestrator, type AgentTemplate } from "../../orchestration/index.ts";
+import { toolCatalogueEntries } from "../../tools/index.ts";
+import type { ApiContext, ApiEnv } from "../api-context.ts";
+import { toApiError } from "../api-error.ts";
+import { sessionIdParam } from "./sessions.ts";
+
+type WithheldFor = (activeStep: string | null, progress: SequenceProgress) => WithheldTool[];
+
+/**
+ * Why each tool was withheld at a model call: the session's own template snapshot asked the
+ * same question the workflow asked then (the step's policy, then its sequence position).
+ */
+function withheldBy(template: AgentTemplate | undefined): WithheldFor {
+  if (template === undefined) return () => [];
+  let orchestrator: ReturnType<typeof createOrchestrator>;
+  try {
+    orchestrator = createOrchestrator(template, toolCatalogueEntries);
+  } catch {
+    // A snapshot this code cannot compile: the timeline still shows what was offered.
+    return () => [];
+  }
+  const initial = orchestrator.initialState();
+  return (activeStep, progress) =>
+    orchestrator
+      .toolDecisions({
+        ...initial,
+        ...(activeStep === null ? {} : { activeStep }),
+        sequenceIndex: progress.index,
+        ...(progress.completed ? { completedAt: 0 } : {}),
+      })
+      .filter((decision) => !decision.allowed)
+      .map(({ tool, reason }) => ({ tool, reason }));
+}
+
+/**
+ * `GET /api/sessions/:id/timeline`: per turn, the steps entered and why, every model call (tools
+ * offered and withheld, tokens) and every tool call (input, output, duration). Built from the
+ * session's event log and conversation (queries) and its current run's history (timings).
+ */
+export async function getTimelineRoute(api: ApiContext, c: Context<ApiEnv>): Promise<Response> {
+  const sessionId = await sessionIdParam(api, c);
+  try {
+    const [log, messages, run] = await Promise.all([
+      api.sessions.events(sessionId, 0),
+      api.sessions.history(sessionId),
+      readRunActivities(api.client, sessionId),
+    ]);
+    return c.json(
+      buildTimeline({
+        sessionId,
+        events: log.events,
+        messages,
+        withheldTools: withheldBy(run.template),
+        toolRuns: run.tools,
+      }),
+    );
+  } catch (error) {
+    throw toApiError(error, sessionId);
+  }
+}
