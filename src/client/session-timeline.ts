@@ -216,9 +216,25 @@ export function buildTimeline(sources: TimelineSources): SessionTimeline {
         toolEntry(offset, event.toolCallId, event.toolName);
         break;
       case "tool_finished": {
+        const started = toolCalls.has(event.toolCallId);
         const entry = toolEntry(offset, event.toolCallId, event.toolName);
         entry.status = event.status;
         if (event.detail !== undefined) entry.detail = event.detail;
+        // A call of a tool the model was not offered never started: the AI SDK refused it
+        // before it could run (the log says "error"). It is a refusal, and the reason is why
+        // the tool was withheld at that model call.
+        const withheldAs = lastModelCall?.withheldTools.find(({ tool }) => tool === event.toolName);
+        if (
+          event.status === "error" &&
+          !started &&
+          lastModelCall !== undefined &&
+          !lastModelCall.offeredTools.includes(event.toolName)
+        ) {
+          entry.status = "refused";
+          entry.detail = `not offered at model call ${lastModelCall.step}${
+            withheldAs === undefined ? "" : `: ${withheldAs.reason}`
+          } (the model was told: ${event.detail ?? "unavailable tool"})`;
+        }
         const run = sources.toolRuns.get(event.toolCallId);
         if (run?.durationMs !== undefined) entry.durationMs = run.durationMs;
         const output = run?.output ?? fromMessages.outputs.get(event.toolCallId);

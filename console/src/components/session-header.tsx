@@ -18,6 +18,9 @@ export function SessionHeader(props: {
 }) {
   const { sessionId, agentName, state, config } = props;
   const link = temporalUiLink(config, sessionId);
+  // The session counts the message of the running turn as pending until it is answered.
+  const queued =
+    state === undefined ? 0 : state.pendingMessages - (state.status === "running" ? 1 : 0);
   return (
     <div className="session-header">
       <div>
@@ -35,7 +38,7 @@ export function SessionHeader(props: {
             )}
             <span>turn {state.turn}</span>
             <span>{state.cumulativeTokenUsage.totalTokens} tokens</span>
-            {state.pendingMessages > 0 && <span>{state.pendingMessages} queued</span>}
+            {queued > 0 && <span>{queued} queued</span>}
           </div>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import type {
   AgentSummary,
   ConsoleConfig,
@@ -11,6 +11,7 @@ import { useLiveRefresh } from "../hooks/use-live-refresh.ts";
 import { ChatPanel } from "./chat-panel.tsx";
 import { SessionHeader } from "./session-header.tsx";
 import { TimelinePanel } from "./timeline-panel.tsx";
+import { ToolCallsContext } from "./tool-calls-context.ts";
 
 /**
  * One session: the chat and, beside it, the live timeline. The agent comes from the address
@@ -28,6 +29,17 @@ export function SessionPage(props: { sessionId: string; agentParam: string | nul
     timeline.reload();
   }, [state.reload, timeline.reload]);
   useLiveRefresh(sessionId, refresh);
+  const toolCalls = useMemo(
+    () =>
+      new Map(
+        (timeline.data?.turns ?? [])
+          .flatMap((turn) => turn.entries)
+          .flatMap((entry) =>
+            entry.kind === "tool_call" ? [[entry.toolCallId, entry] as const] : [],
+          ),
+      ),
+    [timeline.data],
+  );
 
   const agentId = props.agentParam ?? state.data?.agentId;
   const isNew = state.error instanceof ApiRequestError && state.error.status === 404;
@@ -55,12 +67,14 @@ export function SessionPage(props: { sessionId: string; agentParam: string | nul
         config={config.data}
       />
       <div className="session-body">
-        <ChatPanel
-          sessionId={sessionId}
-          agentId={agentId}
-          agentName={agentName}
-          onActivity={refresh}
-        />
+        <ToolCallsContext value={toolCalls}>
+          <ChatPanel
+            sessionId={sessionId}
+            agentId={agentId}
+            agentName={agentName}
+            onActivity={refresh}
+          />
+        </ToolCallsContext>
         <TimelinePanel
           timeline={timeline.data}
           error={

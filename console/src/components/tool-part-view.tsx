@@ -1,5 +1,6 @@
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
 import { JsonBlock } from "./json-block.tsx";
+import { useToolCall } from "./tool-calls-context.ts";
 
 const stateLabels: Record<string, string> = {
   "input-streaming": "preparing input",
@@ -19,7 +20,8 @@ const stateLabels: Record<string, string> = {
 export function ToolPartView({ part }: { part: ToolUIPart | DynamicToolUIPart }) {
   const name = getToolName(part);
   const failed = part.state === "output-error" || part.state === "output-denied";
-  const refused = part.state === "output-error" && part.errorText.startsWith("refused:");
+  const recorded = useToolCall(part.toolCallId);
+  const refused = part.state === "output-error" && recorded?.status === "refused";
   return (
     <div
       className={`tool-part state-${part.state}${failed ? " failed" : ""}`}
@@ -34,7 +36,13 @@ export function ToolPartView({ part }: { part: ToolUIPart | DynamicToolUIPart })
       </div>
       {part.input !== undefined && <JsonBlock label="input" value={part.input} />}
       {part.state === "output-available" && <JsonBlock label="output" value={part.output} />}
-      {part.state === "output-error" && <div className="tool-error">{part.errorText}</div>}
+      {part.state === "output-error" && (
+        <div className="tool-error">
+          {refused && recorded.detail !== undefined
+            ? `refused: ${recorded.detail}`
+            : part.errorText}
+        </div>
+      )}
       {(part.state === "approval-requested" ||
         part.state === "approval-responded" ||
         part.state === "output-denied") && (
