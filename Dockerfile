@@ -1,17 +1,28 @@
-# One image for the worker (default command) and the HTTP API (`node src/cli.ts serve`).
-# Node 24 runs the TypeScript sources directly (type stripping), so there is no build step and the
-# `node` devDependency (Node 24 for machines that ship an older Node) is not needed here.
+# One image for the worker (default command) and the HTTP API with the web console
+# (`node src/cli.ts serve`). Node 24 runs the TypeScript sources directly (type stripping), so the
+# server has no build step; the web console (React, Vite) is built in a stage of its own, with
+# the dev dependencies, and only its output is copied into the image.
+
+FROM node:24.19.0-bookworm-slim AS console
+WORKDIR /build
+COPY package.json package-lock.json .npmrc ./
+# Exactly the lockfile, dev dependencies included (Vite, React). No install scripts: the `node`
+# package's Node 24 is not needed (the image has it), and the prepare script needs the sources.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY console ./console
+RUN npm run build:console
+
 FROM node:24.19.0-bookworm-slim
 
 ENV NODE_ENV=production
 WORKDIR /app
 
-# Production dependencies only, from the lockfile. `npm ci` is not used: the lockfile lists only
-# the linux platform packages of @swc/core, which `npm ci` rejects and `npm install` accepts.
-# No install script is needed: @swc/core and the Temporal core bridge ship prebuilt glibc
-# binaries. The core bridge's macOS and Windows binaries are dropped to slim the image.
+# Production dependencies only, exactly the lockfile. No install script is needed: @swc/core and
+# the Temporal core bridge ship prebuilt glibc binaries (and the prepare script's console build
+# happens in the stage above). The core bridge's macOS and Windows binaries are dropped to slim
+# the image.
 COPY package.json package-lock.json .npmrc ./
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund \
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/@temporalio/core-bridge/releases/*-apple-darwin \
     node_modules/@temporalio/core-bridge/releases/*-windows-msvc \
   && npm cache clean --force
@@ -21,6 +32,8 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY agents ./agents
+# The API serves it at / (src/server/console-static.ts reads console/dist).
+COPY --from=console /build/console/dist ./console/dist
 
 # The sources stay root-owned and read-only for the process; nothing writes under /app at run
 # time (the workflow bundle is built in memory when the worker starts).

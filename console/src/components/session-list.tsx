@@ -10,7 +10,7 @@ function sessionHref(session: SessionListing): string {
 
 /** Sessions from Temporal visibility, newest first, refreshed every few seconds. */
 export function SessionList() {
-  const sessions = useApi<{ sessions: SessionListing[] }>("/api/sessions?limit=100", 3_000);
+  const sessions = useApi<{ sessions: SessionListing[] }>("/api/sessions?limit=50", 5_000);
   return (
     <section className="sessions" aria-label="sessions">
       <h2>Sessions</h2>
