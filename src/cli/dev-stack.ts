@@ -5,7 +5,6 @@ import { startDevServer, type DevServer } from "../dev-server/dev-server.ts";
 import { ensureTemporalCli } from "../dev-server/find-temporal-cli.ts";
 import { sessionSearchAttributes } from "../session/index.ts";
 import { checkConsolePort, startConsoleApi, type ConsoleApi } from "./console-api.ts";
-import { ignoreLateClosedChannelRetries } from "./late-channel-retries.ts";
 
 export interface DevStackOptions {
   env: NodeJS.ProcessEnv;
@@ -79,8 +78,6 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       worker,
       console: api,
       stop: async () => {
-        // The console's live viewers may leave a client retry behind on its closed connection.
-        ignoreLateClosedChannelRetries();
         try {
           await api.close();
           await opened.close();

@@ -1,4 +1,3 @@
-import { ignoreLateClosedChannelRetries } from "./late-channel-retries.ts";
 import { runCli } from "./run-cli.ts";
 
 /** Runs the CLI as a process entry point: the only place that reads process.env and the streams. */
@@ -18,4 +17,18 @@ export function runAsEntryPoint(argv: readonly string[]): void {
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * Once the command has finished, its Temporal connections are closed. A call cut by that close
+ * can still be retried by the Temporal client from a timer, which then throws "Channel has been
+ * shut down" (a race in the client's retry interceptor): nothing waits on that call any more, so
+ * exactly that error no longer turns a finished command into a crash. Anything else still does.
+ */
+function ignoreLateClosedChannelRetries(): void {
+  process.on("uncaughtException", (error) => {
+    if (error.message === "Channel has been shut down") return;
+    console.error(error);
+    process.exit(1);
+  });
 }

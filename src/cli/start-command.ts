@@ -13,7 +13,6 @@ import { createSessionWorker } from "../worker/session-worker.ts";
 import { shownPath } from "./agent-dirs.ts";
 import { runChat } from "./chat-repl.ts";
 import { consolePortOption } from "./console-api.ts";
-import { ignoreLateClosedChannelRetries } from "./late-channel-retries.ts";
 import { startDevStack } from "./dev-stack.ts";
 import { fileWorkerLogger } from "./worker-log-file.ts";
 import { workerModelSetup } from "./worker-model-setup.ts";
@@ -190,8 +189,6 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   return 0;
 
   async function shutdown(): Promise<void> {
-    // Closing the chat's and the console's connections can leave a client retry behind.
-    ignoreLateClosedChannelRetries();
     worker.shutdown();
     await workerRun;
     await connection.close();

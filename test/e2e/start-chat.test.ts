@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -107,6 +108,43 @@ describe("npm start: embedded dev server, worker and a chat", () => {
     const { code, output } = await start([...common, "--session", "no-such-session"], "");
     assert.equal(code, 1);
     assert.match(output, /no running session "no-such-session"/);
+  });
+
+  it("prints the console's address once, beside the Web UI link", async () => {
+    const { code, output } = await start(common, "hello\n");
+    assert.equal(code, 0, output);
+    assert.equal(output.match(/Console: http:\/\/127\.0\.0\.1:\d+\//g)?.length, 1, output);
+  });
+
+  it("refuses a --console-port another program holds before starting anything, naming the holder", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const address = holder.address();
+    assert.ok(address !== null && typeof address === "object");
+    const db = join(dir, "taken.db");
+    try {
+      const { code, output } = await start(
+        ["--db", db, "--port", "0", "--ui-port", "0", "--console-port", String(address.port)],
+        "",
+      );
+      assert.equal(code, 1, output);
+      assert.match(
+        output,
+        new RegExp(
+          `port ${address.port} on 127\\.0\\.0\\.1 \\(--console-port\\) is in use by pid ${process.pid} .*choose another --console-port \\(0 picks a free one\\)`,
+        ),
+      );
+      assert.doesNotMatch(output, /starting the Temporal dev server/);
+      assert.equal(existsSync(db), false, "no database created");
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("rejects --console-port and --api-port that disagree", async () => {
+    const { code, output } = await start(["--console-port", "8081", "--api-port", "8082"], "");
+    assert.equal(code, 2, output);
+    assert.match(output, /--console-port 8081 and --api-port 8082 disagree/);
   });
 
   it("rejects a bad option value naming the option", async () => {
