@@ -17,4 +17,3 @@ export function runAsEntryPoint(argv: readonly string[]): void {
     },
   );
 }
-
