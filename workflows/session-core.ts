@@ -123,6 +123,7 @@ export class SessionCore {
       sequenceIndex: state.sequenceIndex,
       sequenceLength: step?.sequence?.length ?? 0,
       allowedTools: this.orchestrator.allowedTools(state),
+      ...(state.unavailableTools === undefined ? {} : { unavailableTools: state.unavailableTools }),
       recentlyUsedTools: state.recentlyUsedTools,
       toolCount: state.toolCount,
       turn: state.turn,
