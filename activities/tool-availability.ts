@@ -16,7 +16,7 @@ export interface ToolAvailabilityDeps {
 }
 
 export const searchNotConfiguredReason =
-  "not configured: no search provider on this worker (an operator sets SEARCH_PROVIDER=searxng and SEARXNG_URL=<base URL of a SearXNG instance> in the worker's environment and restarts it)";
+  "not configured: no search provider (an operator sets SEARCH_PROVIDER=searxng and SEARXNG_URL=<base URL of a SearXNG instance> in the worker's environment and restarts it)";
 
 /**
  * Which of the agent's tools this worker cannot run, and why. A name the worker does not know is
