@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { createSearxngProvider } from "../../src/search/index.ts";
 import type { OrchestrationEvent } from "../../src/orchestration/index.ts";
 import { workflowIdFor } from "../../src/session/index.ts";
-import { startSearchServer, type SearchServer } from "../faults/fault-support.ts";
+import { searchHits, startSearchServer, type SearchServer } from "../faults/fault-support.ts";
 import { recordHistory, scheduledTools } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
@@ -136,5 +136,49 @@ describe("a worker whose search provider keeps failing", () => {
       "search",
     ]);
     await recordHistory(env.client, workflowIdFor(sessionId), "failing-search-release");
+  });
+});
+
+describe("a session whose worker gets a search provider", () => {
+  let env: TestEnv;
+  let search: SearchServer;
+  before(async () => {
+    search = await startSearchServer(() => ({ status: 200, body: searchHits }));
+    env = await createTestEnv();
+  });
+  after(async () => {
+    await env.close();
+    await search.close();
+  });
+
+  it("offers search again from the next turn after a worker with search takes over", async () => {
+    const offline = await env.startWorker();
+    const sessionId = uniqueId("search-returns");
+    const first = await env.sessions.sendWithStart(
+      { template: reasoner, sessionId },
+      "Research the latest evidence on remote work",
+      "m1",
+    );
+    assert.deepEqual(first.toolCalls, []);
+    assert.deepEqual(Object.keys(first.state.unavailableTools ?? {}), ["search"]);
+    await offline.stop();
+
+    await env.startWorker({ searchProvider: createSearxngProvider({ baseUrl: search.url }) });
+    const second = await env.sessions.send(sessionId, "Research the latest evidence again", "m2");
+    assert.equal(second.error, undefined);
+    assert.deepEqual(
+      second.toolCalls.map((call) => [call.toolName, call.status]),
+      [
+        ["search", "ok"],
+        ["think", "ok"],
+        ["reflect", "ok"],
+      ],
+    );
+    assert.equal(second.state.unavailableTools, undefined);
+    const events = await orchestrationEvents(env, sessionId);
+    assert.ok(events.some((event) => event.type === "tool_available" && event.tool === "search"));
+    assert.ok(
+      events.some((event) => event.type === "step_entered" && event.step === "ResearchMode"),
+    );
   });
 });
