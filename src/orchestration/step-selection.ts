@@ -126,7 +126,7 @@ export function selectStep(
   const active = activeStepOf(compiled, state);
   const events: OrchestrationEvent[] = [];
   const candidates = candidateSteps(compiled, state).filter(({ step }) => {
-    if (step === active) return true;
+    if (step === active || step === compiled.defaultStep) return true;
     const block = entryBlock(compiled, state, step);
     if (block === undefined) return true;
     if (explainsSkip(step, event))

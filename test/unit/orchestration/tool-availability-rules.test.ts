@@ -344,3 +344,26 @@ describe("a sequence whose next tool keeps failing", () => {
     assert.deepEqual(JSON.parse(JSON.stringify(state)), state);
   });
 });
+
+describe("the default step", () => {
+  it("is entered even when every tool it allows cannot run: it is the fallback", () => {
+    const orchestrator = orchestratorFor({
+      defaultStep: "Default",
+      steps: [
+        {
+          name: "Default",
+          conditions: [research],
+          availableTools: { allowed: ["search"] },
+        },
+        { name: "Other", conditions: [{ type: "message_contains", value: "other" }] },
+      ],
+    });
+    let state = orchestrator.onUserMessage(offline(orchestrator), "other").state;
+    assert.equal(state.activeStep, "Other");
+    const decision = orchestrator.onUserMessage(state, "research");
+    state = decision.state;
+    assert.equal(state.activeStep, "Default");
+    assert.deepEqual(ofType(decision.events, "step_skipped"), []);
+    assert.deepEqual(orchestrator.allowedTools(state), []);
+  });
+});
