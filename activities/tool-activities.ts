@@ -9,6 +9,7 @@ import {
 import { withHeartbeat } from "./activity-heartbeat.ts";
 import { runSearchTool } from "./run-search-tool.ts";
 import { runSummarizeTool } from "./run-summarize-tool.ts";
+import { unavailableTools } from "./tool-availability.ts";
 import { toolInputFailure, unknownToolFailure } from "./tool-failures.ts";
 import type { RunToolInput, ToolActivities, ToolOutput } from "./tool-types.ts";
 
@@ -35,6 +36,12 @@ export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
         throw error;
       }
     },
+    checkToolAvailability: ({ tools }) =>
+      Promise.resolve({
+        unavailable: unavailableTools(tools, {
+          searchConfigured: deps.searchProvider !== undefined,
+        }),
+      }),
   };
 }
 

@@ -1,5 +1,6 @@
 // Types only: workflow code imports this file with `import type`.
 import type { CognitiveToolResult, SearchResult, SummarizeResult } from "../src/tools/index.ts";
+import type { ToolAvailability, ToolAvailabilityInput } from "./tool-availability.ts";
 
 export interface RunToolInput {
   /** Tool name as the model called it. */
@@ -18,6 +19,8 @@ export type ToolOutput = CognitiveToolResult | SummarizeResult | SearchResult;
 // A property, not a method: the worker calls activities detached from the object.
 export interface ToolActivities {
   runTool: (args: RunToolInput) => Promise<ToolOutput>;
+  /** Local activity at each turn's start: which of the agent's tools this worker cannot run. */
+  checkToolAvailability: (args: ToolAvailabilityInput) => Promise<ToolAvailability>;
 }
 
 /**

@@ -1,5 +1,7 @@
+import { Connection, type ConnectionOptions } from "@temporalio/client";
 import { loadClientConnectConfig } from "@temporalio/envconfig";
 import type { NativeConnectionOptions } from "@temporalio/worker";
+import { temporalGrpcRetry } from "./temporal-grpc-retry.ts";
 
 export const DEFAULT_TEMPORAL_ADDRESS = "127.0.0.1:7233";
 
@@ -31,4 +33,18 @@ export function temporalConnectSettings(
     namespace: config.namespace ?? "default",
     connectionOptions: { ...config.connectionOptions, address },
   };
+}
+
+/**
+ * `Connection.connect` for every client connection of the product: Temporal's usual retries, but
+ * ones that end when the connection closes (see temporal-grpc-retry.ts). `interceptors` given
+ * in `options` replace them (the HTTP API passes its own decider, built the same way).
+ */
+export function connectClient(options: ConnectionOptions): Promise<Connection> {
+  return Connection.connect({ interceptors: [temporalGrpcRetry()], ...options });
+}
+
+/** `Connection.lazy` with the same retries as `connectClient`. */
+export function lazyClient(options: ConnectionOptions): Connection {
+  return Connection.lazy({ interceptors: [temporalGrpcRetry()], ...options });
 }

@@ -1,4 +1,8 @@
-import type { AgentTemplate, OrchestrationState } from "../src/orchestration/index.ts";
+import {
+  TURN_NOTE_PREFIX,
+  type AgentTemplate,
+  type OrchestrationState,
+} from "../src/orchestration/index.ts";
 
 /**
  * The system prompt for one model call: the persona, the orchestration guide, and where the
@@ -9,6 +13,7 @@ export function instructionsFor(
   state: OrchestrationState,
   allowedTools: string[],
   summary?: string,
+  notes: readonly string[] = [],
 ): string {
   const parts = [template.personality];
   if (summary !== undefined) {
@@ -39,5 +44,19 @@ export function instructionsFor(
       ? `Tools available now: ${allowedTools.join(", ")}. Other tools are refused.`
       : "No tool is available now: answer directly.",
   );
+  const unavailable = Object.entries(state.unavailableTools ?? {});
+  if (unavailable.length > 0) {
+    parts.push(
+      `Tools this server cannot run: ${unavailable.map(([tool, reason]) => `${tool} (${reason})`).join("; ")}.`,
+    );
+  }
+  if (notes.length > 0) {
+    parts.push(
+      [
+        "Tell the user about these limits, then answer as well as you can without them:",
+        ...notes.map((note) => `${TURN_NOTE_PREFIX}${note}`),
+      ].join("\n"),
+    );
+  }
   return parts.filter((part) => part.trim().length > 0).join("\n\n");
 }

@@ -123,7 +123,13 @@ export async function runModelLoop(
         return {
           model: modelForStep(context, stepNumber, state.activeStep),
           activeTools: allowed,
-          instructions: instructionsFor(template, state, allowed, context.summary()),
+          instructions: instructionsFor(
+            template,
+            state,
+            allowed,
+            context.summary(),
+            context.notes(),
+          ),
           toolChoice:
             choice.type === "tool"
               ? { type: "tool" as const, toolName: choice.toolName }

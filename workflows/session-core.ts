@@ -6,6 +6,7 @@ import {
   type OrchestrationEvent,
   type OrchestrationState,
   type Orchestrator,
+  turnNote,
 } from "../src/orchestration/index.ts";
 import { modelIdOrError } from "../src/llm/model-id.ts";
 import { REMEMBERED_MESSAGE_IDS, REMEMBERED_RESULTS } from "../src/session/constants.ts";
@@ -27,6 +28,7 @@ import { compactionCut } from "./history-window.ts";
 import { summarizeHistory } from "./summarize-history.ts";
 import { SessionStream } from "./session-stream.ts";
 import { runModelLoop } from "./run-turn.ts";
+import { reportedUnavailableTools } from "./tool-availability.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 /**
@@ -53,6 +55,8 @@ export class SessionCore {
   /** Ids whose `sendMessage` caller is waiting: they must be answered before continue-as-new. */
   readonly awaitedIds = new Set<string>();
   private readonly results: Map<string, TurnResult>;
+  /** What this turn's model calls must tell the user (steps skipped or released, and why). */
+  private turnNotes: string[] = [];
 
   constructor(input: SessionInput) {
     this.input = input;
@@ -119,6 +123,7 @@ export class SessionCore {
       sequenceIndex: state.sequenceIndex,
       sequenceLength: step?.sequence?.length ?? 0,
       allowedTools: this.orchestrator.allowedTools(state),
+      ...(state.unavailableTools === undefined ? {} : { unavailableTools: state.unavailableTools }),
       recentlyUsedTools: state.recentlyUsedTools,
       toolCount: state.toolCount,
       turn: state.turn,
@@ -131,6 +136,8 @@ export class SessionCore {
   }
 
   emit(event: SessionEvent): void {
+    const note = event.type === "orchestration" ? turnNote(event.event) : undefined;
+    if (note !== undefined) this.turnNotes.push(note);
     this.log.append(event);
     this.stream.publishEvent(event);
   }
@@ -162,6 +169,14 @@ export class SessionCore {
     const message = this.pending[0];
     if (message === undefined) return undefined;
     this.status = "running";
+    this.turnNotes = [];
+    // Before the step is chosen: a step needing a tool this worker cannot run is not entered.
+    const unavailable = await reportedUnavailableTools(this.input.template.tools);
+    const availability =
+      unavailable === undefined
+        ? undefined
+        : this.orchestrator.onToolAvailability(this.state, unavailable);
+    if (availability !== undefined) this.state = availability.state;
     this.stream.dropBefore(this.lastTurnStart);
     this.lastTurnStart = this.stream.offset;
     const decision = this.decide(message.text);
@@ -172,7 +187,8 @@ export class SessionCore {
       turn: this.state.turn,
       text: message.text,
     });
-    for (const event of decision.events) this.emit({ type: "orchestration", event });
+    for (const event of [...(availability?.events ?? []), ...decision.events])
+      this.emit({ type: "orchestration", event });
     this.messages.push({ role: "user", content: message.text });
 
     const toolCalls: ToolCallRecord[] = [];
@@ -281,6 +297,12 @@ export class SessionCore {
         this.state = decision.state;
         for (const event of decision.events) this.emit({ type: "orchestration", event });
       },
+      applyToolFailed: (toolName, error) => {
+        const decision = this.orchestrator.onToolFailed(this.state, toolName, error);
+        this.state = decision.state;
+        for (const event of decision.events) this.emit({ type: "orchestration", event });
+      },
+      notes: () => this.turnNotes,
       recordToolCall: (record) => toolCalls.push(record),
       hasToolCall: (toolCallId) => toolCalls.some((call) => call.toolCallId === toolCallId),
       applyUsage: (usage) => {

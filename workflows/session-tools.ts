@@ -1,10 +1,18 @@
 import { tool, type ToolSet } from "ai";
-import { ActivityFailure, ApplicationFailure, proxyActivities } from "@temporalio/workflow";
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  patched,
+  proxyActivities,
+} from "@temporalio/workflow";
 import type { Orchestrator } from "../src/orchestration/index.ts";
 import { TOOL_ACTIVITY_MAX_ATTEMPTS, TOOL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
 import { findTool } from "../src/tools/index.ts";
 import type { ToolActivities } from "../activities/tool-types.ts";
 import type { TurnContext } from "./turn-context.ts";
+
+/** Sessions recorded before failures were counted replay without counting them. */
+const FAILURE_COUNT_PATCH = "tool-failure-release";
 
 function toolActivity(toolName: string): ToolActivities["runTool"] {
   return proxyActivities<ToolActivities>({
@@ -83,6 +91,7 @@ async function executeGuarded(
     const detail = failureMessage(error);
     context.recordToolCall({ toolCallId, toolName: name, status: "error", detail });
     context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "error", detail });
+    if (patched(FAILURE_COUNT_PATCH)) context.applyToolFailed(name, detail);
     throw new Error(`${name} failed: ${detail}`);
   }
   context.recordToolCall({ toolCallId, toolName: name, status: "ok" });

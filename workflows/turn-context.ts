@@ -10,6 +10,10 @@ export interface TurnContext {
   summary(): string | undefined;
   /** Records a tool the orchestrator allowed and that completed, and re-evaluates the step. */
   applyToolUsed(toolName: string): void;
+  /** Records that an allowed tool ran and failed; a sequence stuck on it may be released. */
+  applyToolFailed(toolName: string, error: string): void;
+  /** This turn's notes for the user so far (steps skipped or released, and why). */
+  notes(): readonly string[];
   recordToolCall(record: ToolCallRecord): void;
   /** Whether this turn already recorded the call (executed, refused or failed). */
   hasToolCall(toolCallId: string): boolean;

@@ -1,6 +1,10 @@
-import { Client, Connection } from "@temporalio/client";
+import { Client } from "@temporalio/client";
 import { SessionClient } from "../client/index.ts";
-import { temporalConnectSettings, type TemporalConnectSettings } from "../temporal-connection.ts";
+import {
+  temporalConnectSettings,
+  type TemporalConnectSettings,
+  connectClient,
+} from "../temporal-connection.ts";
 import type { CliContext } from "./cli-context.ts";
 import { CliError } from "./cli-error.ts";
 import { cliSettings } from "./cli-env.ts";
@@ -64,7 +68,7 @@ export async function withSessions<T>(
   const { taskQueue } = cliSettings(context);
   const settings = connectSettings(context);
   const connection = await connectOrExplain(settings.address, () =>
-    Connection.connect(settings.connectionOptions),
+    connectClient(settings.connectionOptions),
   );
   try {
     const client = new Client({ connection, namespace: settings.namespace });

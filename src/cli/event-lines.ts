@@ -12,11 +12,26 @@ export function describeEvent(event: SessionEvent): string | undefined {
               ? `because ${inner.conditions.join(" and ")}`
               : inner.reason === "on_complete"
                 ? `after ${inner.from ?? "the previous step"} completed`
-                : inner.reason === "default"
-                  ? "(default step)"
-                  : "(initial step)";
+                : inner.reason === "released"
+                  ? `after ${inner.from ?? "the previous step"} was released`
+                  : inner.reason === "default"
+                    ? "(default step)"
+                    : "(initial step)";
           return `  → step ${inner.step} ${why}`;
         }
+        case "step_skipped":
+          return `  ⊘ step ${inner.step} skipped: ${inner.tool} is ${inner.reason}`;
+        case "sequence_released": {
+          const why =
+            inner.cause === "failed"
+              ? `${inner.tool} failed ${inner.failures} times in a row (${inner.error})`
+              : `${inner.tool} is ${inner.error}`;
+          return `  ⤺ sequence of ${inner.step} released${inner.to === undefined ? "" : ` to ${inner.to}`}: ${why}`;
+        }
+        case "tool_unavailable":
+          return `  ⊘ tool ${inner.tool} unavailable: ${inner.reason}`;
+        case "tool_available":
+          return `  ✓ tool ${inner.tool} available again`;
         case "sequence_completed":
           return `  ✓ sequence of ${inner.step} complete`;
         case "sequence_reset":

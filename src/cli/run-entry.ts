@@ -10,25 +10,10 @@ export function runAsEntryPoint(argv: readonly string[]): void {
   }).then(
     (code) => {
       process.exitCode = code;
-      ignoreLateClosedChannelRetries();
     },
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : String(error));
       process.exitCode = 1;
     },
   );
-}
-
-/**
- * Once the command has finished, its Temporal connections are closed. A call cut by that close
- * can still be retried by the Temporal client from a timer, which then throws "Channel has been
- * shut down" (a race in the client's retry interceptor): nothing waits on that call any more, so
- * exactly that error no longer turns a finished command into a crash. Anything else still does.
- */
-function ignoreLateClosedChannelRetries(): void {
-  process.on("uncaughtException", (error) => {
-    if (error.message === "Channel has been shut down") return;
-    console.error(error);
-    process.exit(1);
-  });
 }

@@ -15,6 +15,10 @@ export function formatState(view: SessionView): string {
   }
   rows.push(
     ["allowed", view.allowedTools.join(", ") || "none"],
+    ...Object.entries(view.unavailableTools ?? {}).map(([tool, reason]): [string, string] => [
+      "unavailable",
+      `${tool}: ${reason}`,
+    ]),
     ["recent", view.recentlyUsedTools.join(", ") || "none"],
     ["tokens", `${usage.totalTokens} (${usage.inputTokens} in · ${usage.outputTokens} out)`],
     ["pending", `${view.pendingMessages} message(s)`],

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Client, Connection } from "@temporalio/client";
+import { Client } from "@temporalio/client";
 import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { z } from "zod";
 import { loadAgent } from "../agents/index.ts";
@@ -16,6 +16,7 @@ import { consolePortOption } from "./console-api.ts";
 import { startDevStack } from "./dev-stack.ts";
 import { fileWorkerLogger } from "./worker-log-file.ts";
 import { workerModelSetup } from "./worker-model-setup.ts";
+import { connectClient } from "../temporal-connection.ts";
 
 export const startHelp = `Usage: npm start [-- options]
 
@@ -133,7 +134,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     console: { ...consolePort, taskQueue: DEFAULT_TASK_QUEUE, agentsDirs: [resolve("agents")] },
   });
   const { server, worker } = stack;
-  const connection = await Connection.connect({ address: server.address });
+  const connection = await connectClient({ address: server.address });
   const taskQueue = DEFAULT_TASK_QUEUE;
   const workerRun = worker.run();
   const sessions = new SessionClient(

@@ -3,7 +3,6 @@ import type { ChildProcessByStdio } from "node:child_process";
 import { accessSync, constants, createWriteStream } from "node:fs";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Connection } from "@temporalio/client";
 import { DevServerError } from "./dev-server-error.ts";
 import { ensureSearchAttributes } from "./ensure-search-attributes.ts";
 import { freePort } from "./free-port.ts";
@@ -11,6 +10,7 @@ import { tiedToParent } from "./parent-death-signal.ts";
 import { portHolder, portIsFree } from "./port-holder.ts";
 import { removeServerRecord, stopServerLeftBehind, writeServerRecord } from "./server-record.ts";
 import type { SearchAttributeType } from "./search-attributes.ts";
+import { lazyClient } from "../temporal-connection.ts";
 
 export interface DevServerOptions {
   cliPath: string;
@@ -33,7 +33,7 @@ export interface DevServerOptions {
 }
 
 export interface DevServer {
-  /** `127.0.0.1:port`, ready for `Connection.connect({ address })`. */
+  /** `127.0.0.1:port`, ready for `connectClient({ address })`. */
   address: string;
   uiUrl?: string;
   namespace: string;
@@ -236,7 +236,7 @@ async function waitUntilReady(o: {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline && !signal.aborted) {
-    const connection = Connection.lazy({ address, connectTimeout: 500 });
+    const connection = lazyClient({ address, connectTimeout: 500 });
     const closeEarly = (): void => void connection.close();
     signal.addEventListener("abort", closeEarly, { once: true });
     try {

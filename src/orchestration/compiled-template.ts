@@ -3,6 +3,9 @@ import type { AgentTemplate, Step } from "./template-schema.ts";
 import { templateRegexes } from "./template-regexes.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 
+/** Failures in a row of a sequence's next tool before the sequence is released (spec'd in README). */
+export const DEFAULT_RELEASE_AFTER_FAILURES = 2;
+
 /** A template prepared for fast decisions: lookups by name, tool categories resolved. */
 export interface CompiledTemplate {
   readonly template: AgentTemplate;
@@ -12,6 +15,7 @@ export interface CompiledTemplate {
   readonly defaultStep: Step | undefined;
   readonly historyLimit: number;
   readonly enforcement: "strict" | "guide";
+  readonly releaseAfterFailures: number;
 }
 
 export function compileTemplate(
@@ -35,6 +39,9 @@ export function compileTemplate(
     defaultStep: defaultName === undefined ? undefined : stepsByName.get(defaultName),
     historyLimit: template.orchestration.historyLimit,
     enforcement: template.orchestration.enforcement,
+    // Snapshots of templates written before the setting existed lack it.
+    releaseAfterFailures:
+      template.orchestration.releaseAfterFailures ?? DEFAULT_RELEASE_AFTER_FAILURES,
   };
 }
 

@@ -9,7 +9,9 @@ export {
   type OrchestrationState,
   type ReportedTokenUsage,
   type TokenUsage,
+  type ToolFailure,
 } from "./state.ts";
+export { DEFAULT_RELEASE_AFTER_FAILURES } from "./compiled-template.ts";
 export {
   agentTemplateSchema,
   DEFAULT_RECENT_TURNS,
@@ -29,3 +31,4 @@ export {
 export type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 export { matchesPattern } from "./tool-patterns.ts";
 export { parseDuration } from "./duration.ts";
+export { TURN_NOTE_PREFIX, turnNote } from "./turn-notes.ts";

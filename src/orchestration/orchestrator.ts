@@ -11,9 +11,11 @@ import {
 } from "./state.ts";
 import type { AgentTemplate } from "./template-schema.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+import { clearToolFailures, onToolAvailability, onToolFailed } from "./tool-outcomes.ts";
 import {
   activeStepOf,
   allowedToolNames,
+  availableExpectedTools,
   checkCall,
   expectedTools,
   toolDecisions,
@@ -30,6 +32,16 @@ export interface Orchestrator {
   initialState(): OrchestrationState;
   onUserMessage(state: OrchestrationState, text: string): Decision;
   onToolUsed(state: OrchestrationState, toolName: string): Decision;
+  /**
+   * The worker's report, at a turn's start, of the agent tools it cannot run (name → reason):
+   * they are never offered, and steps that need them are not entered.
+   */
+  onToolAvailability(
+    state: OrchestrationState,
+    unavailable: Readonly<Record<string, string>>,
+  ): Decision;
+  /** An allowed tool ran and failed: counts it, and releases a sequence stuck on it. */
+  onToolFailed(state: OrchestrationState, toolName: string, error: string): Decision;
   allowedTools(state: OrchestrationState): string[];
   toolDecisions(state: OrchestrationState): ToolDecision[];
   checkToolCall(state: OrchestrationState, toolName: string): ToolCallCheck;
@@ -51,6 +63,8 @@ export function createOrchestrator(
     initialState: () => initialState(compiled),
     onUserMessage: (state, text) => onUserMessage(compiled, state, text),
     onToolUsed: (state, toolName) => onToolUsed(compiled, state, toolName),
+    onToolAvailability: (state, unavailable) => onToolAvailability(compiled, state, unavailable),
+    onToolFailed: (state, toolName, error) => onToolFailed(compiled, state, toolName, error),
     allowedTools: (state) => allowedToolNames(compiled, state),
     toolDecisions: (state) => toolDecisions(compiled, state),
     checkToolCall: (state, toolName) => checkCall(compiled, state, toolName),
@@ -154,7 +168,7 @@ function onToolUsed(
       ],
     };
   }
-  let next = recordTool(compiled, state, toolName);
+  let next = recordTool(compiled, clearToolFailures(state, toolName), toolName);
   const events: OrchestrationEvent[] = [
     { type: "tool_recorded", tool: toolName, toolCount: next.toolCount },
   ];
@@ -188,8 +202,9 @@ function onToolUsed(
 
 function toolChoice(compiled: CompiledTemplate, state: OrchestrationState): ToolChoice {
   const step = activeStepOf(compiled, state);
-  const expected = expectedTools(compiled, state);
-  if (step?.forceSequence !== true || expected === undefined) return { type: "auto" };
+  const expected = availableExpectedTools(compiled, state);
+  if (step?.forceSequence !== true || expected === undefined || expected.length === 0)
+    return { type: "auto" };
   const [only, ...others] = expected;
   return only !== undefined && others.length === 0
     ? { type: "tool", toolName: only }

@@ -12,6 +12,12 @@ export const tokenUsageSchema = z.object({
 export const completionMarkSchema = z.object({ toolCount: count, turn: count });
 
 /**
+ * Consecutive failed runs of one tool (a successful run clears it), with the last error and the
+ * turn of the last failure: a sequence stuck on a failing tool is released (tool-failures.ts).
+ */
+export const toolFailureSchema = z.object({ count: count, error: z.string(), turn: count });
+
+/**
  * Orchestration state: plain JSON, small, carried across continue-as-new. Optional fields are
  * absent rather than undefined, so a JSON round trip returns an equal object.
  */
@@ -29,11 +35,19 @@ export const orchestrationStateSchema = z.object({
   lastUserMessage: z.string().optional(),
   turn: count,
   cumulativeTokenUsage: tokenUsageSchema,
+  /**
+   * Agent tools this worker cannot run, with the reason (not configured, not installed): never
+   * offered, and steps that need them are not entered. Absent when every tool can run.
+   */
+  unavailableTools: z.record(z.string(), z.string()).optional(),
+  /** Tools whose last runs failed, by name (absent when none has). */
+  toolFailures: z.record(z.string(), toolFailureSchema).optional(),
 });
 
 export type OrchestrationState = z.infer<typeof orchestrationStateSchema>;
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 export type CompletionMark = z.infer<typeof completionMarkSchema>;
+export type ToolFailure = z.infer<typeof toolFailureSchema>;
 
 /** Usage as providers report it: any field may be missing or not a number. */
 export interface ReportedTokenUsage {

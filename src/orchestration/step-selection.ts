@@ -1,7 +1,9 @@
 import type { CompiledTemplate } from "./compiled-template.ts";
+import { isMessageCondition } from "./condition-schema.ts";
 import type { OrchestrationEvent, StepEntryReason } from "./events.ts";
 import type { NewEvent } from "./reset-triggers.ts";
 import { candidateSteps } from "./step-evidence.ts";
+import { entryBlock } from "./tool-availability.ts";
 import { withoutCompletion, type OrchestrationState } from "./state.ts";
 import type { Step } from "./template-schema.ts";
 import { activeStepOf } from "./tool-policy.ts";
@@ -99,32 +101,73 @@ export function advance(
 }
 
 /**
+ * Whether a skip is worth an event: always on a user message; on a tool event only for a step
+ * with a tool condition (its message conditions were already reported at the turn's start).
+ */
+function explainsSkip(step: Step, event: NewEvent): boolean {
+  return (
+    event.kind === "user_message" ||
+    (step.conditions ?? []).some((condition) => !isMessageCondition(condition.type))
+  );
+}
+
+/**
  * Spec §4 rules 2 and 3: the active step stays while it is a candidate; otherwise the first
  * candidate wins; with none, the active step stays unless its completed sequence's `onComplete`
- * says otherwise; with no active step, the default step.
+ * says otherwise; with no active step, the default step. A candidate (or `onComplete` target)
+ * that needs a tool that cannot run now is skipped with a `step_skipped` event; the default step
+ * is the fallback and is always entered.
  */
 export function selectStep(
   compiled: CompiledTemplate,
   state: OrchestrationState,
   event: NewEvent,
 ): Decision {
-  const candidates = candidateSteps(compiled, state);
   const active = activeStepOf(compiled, state);
+  const events: OrchestrationEvent[] = [];
+  const candidates = candidateSteps(compiled, state).filter(({ step }) => {
+    if (step === active || step === compiled.defaultStep) return true;
+    const block = entryBlock(compiled, state, step);
+    if (block === undefined) return true;
+    if (explainsSkip(step, event))
+      events.push({
+        type: "step_skipped",
+        step: step.name,
+        tool: block.tool,
+        reason: block.reason,
+      });
+    return false;
+  });
+  const withSkips = (decision: Decision): Decision => ({
+    state: decision.state,
+    events: [...events, ...decision.events],
+  });
   if (active !== undefined && candidates.some((candidate) => candidate.step === active)) {
-    return { state, events: [] };
+    return { state, events };
   }
   const first = candidates[0];
   if (first !== undefined)
-    return enterStep(state, first.step, "conditions", first.conditions, event);
+    return withSkips(enterStep(state, first.step, "conditions", first.conditions, event));
   if (active === undefined) {
     return compiled.defaultStep === undefined
-      ? { state, events: [] }
-      : enterStep(state, compiled.defaultStep, "default", [], event);
+      ? { state, events }
+      : withSkips(enterStep(state, compiled.defaultStep, "default", [], event));
   }
-  const target = onCompleteTarget(compiled, state, active);
-  return target === undefined
-    ? { state, events: [] }
-    : enterStep(state, target, "on_complete", [], event);
+  let target = onCompleteTarget(compiled, state, active);
+  if (target === undefined) return { state, events };
+  const block = target === compiled.defaultStep ? undefined : entryBlock(compiled, state, target);
+  if (block !== undefined) {
+    events.push({
+      type: "step_skipped",
+      step: target.name,
+      tool: block.tool,
+      reason: block.reason,
+    });
+    target = compiled.defaultStep;
+    if (target === undefined || target === active) return { state, events };
+    return withSkips(enterStep(state, target, "default", [], event));
+  }
+  return withSkips(enterStep(state, target, "on_complete", [], event));
 }
 
 function onCompleteTarget(

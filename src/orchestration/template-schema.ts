@@ -70,6 +70,14 @@ export const orchestrationSchema = z.strictObject({
   defaultStep: boundedString(limits.name).min(1).optional(),
   enforcement: z.enum(["strict", "guide"]).default("strict"),
   historyLimit: z.int().min(1).max(10_000).default(50),
+  releaseAfterFailures: z
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      "A sequence whose next tool failed this many times in a row is released to the default step (default 2).",
+    ),
   steps: boundedArray(stepSchema, limits.steps, "steps").default([]),
 });
 

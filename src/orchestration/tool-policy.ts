@@ -1,6 +1,7 @@
 import type { CompiledTemplate } from "./compiled-template.ts";
 import type { OrchestrationState } from "./state.ts";
 import type { Step } from "./template-schema.ts";
+import { withheldReason } from "./tool-availability.ts";
 import { matchesAny } from "./tool-patterns.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 
@@ -51,7 +52,20 @@ function stepPolicyDecision(step: Step, tool: ToolCatalogueEntry): ToolDecision 
   return { tool: tool.name, allowed: true, reason: `allowed by step "${step.name}"` };
 }
 
-/** One decision per agent tool, in template order: which rule allows or withholds it. */
+/** The expected alternatives that can run now (see tool-availability.ts); undefined as above. */
+export function availableExpectedTools(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+): string[] | undefined {
+  return expectedTools(compiled, state)?.filter(
+    (tool) => withheldReason(compiled, state, tool) === undefined,
+  );
+}
+
+/**
+ * One decision per agent tool, in template order: which rule allows or withholds it. A tool that
+ * cannot run now (unavailable on this worker, or failing) is withheld whatever the step allows.
+ */
 export function toolDecisions(
   compiled: CompiledTemplate,
   state: OrchestrationState,
@@ -59,6 +73,8 @@ export function toolDecisions(
   const step = activeStepOf(compiled, state);
   const expected = expectedTools(compiled, state);
   return compiled.agentTools.map((tool) => {
+    const withheld = withheldReason(compiled, state, tool.name);
+    if (withheld !== undefined) return { tool: tool.name, allowed: false, reason: withheld };
     if (step === undefined)
       return { tool: tool.name, allowed: true, reason: "no active step: every agent tool" };
     const decision = stepPolicyDecision(step, tool);
@@ -91,12 +107,15 @@ export function checkCall(
   toolName: string,
 ): ToolCallCheck {
   const decision = toolDecisions(compiled, state).find((candidate) => candidate.tool === toolName);
-  const expected = expectedTools(compiled, state) ?? allowedToolNames(compiled, state);
+  const expected = availableExpectedTools(compiled, state) ?? allowedToolNames(compiled, state);
   if (decision === undefined) {
     return { ok: false, reason: `"${toolName}" is not one of this agent's tools`, expected };
   }
   if (decision.allowed) return { ok: true };
   const reason = `"${toolName}" is not allowed now: ${decision.reason}`;
-  if (compiled.enforcement === "guide") return { ok: true, outsidePolicy: { reason, expected } };
+  // Guide mode lets out-of-policy calls run, but a tool that cannot run is refused in any mode.
+  const runnable = withheldReason(compiled, state, toolName) === undefined;
+  if (compiled.enforcement === "guide" && runnable)
+    return { ok: true, outsidePolicy: { reason, expected } };
   return { ok: false, reason, expected };
 }

@@ -1,8 +1,5 @@
-import {
-  defaultGrpcRetryOptions,
-  makeGrpcRetryInterceptor,
-  type ConnectionOptions,
-} from "@temporalio/client";
+import { defaultGrpcRetryOptions, type ConnectionOptions } from "@temporalio/client";
+import { temporalGrpcRetry } from "../temporal-grpc-retry.ts";
 
 type GrpcInterceptor = NonNullable<ConnectionOptions["interceptors"]>[number];
 
@@ -15,11 +12,14 @@ const RESOURCE_EXHAUSTED = 8;
  */
 const answeredAtOnce = new Set(["ExecuteMultiOperation"]);
 
-/** The Temporal client's gRPC retries for the HTTP API: the defaults, but see `answeredAtOnce`. */
+/**
+ * The Temporal client's gRPC retries for the HTTP API (ending when the connection closes, see
+ * temporal-grpc-retry.ts): the defaults, but see `answeredAtOnce`.
+ */
 export function apiGrpcRetryInterceptor(): GrpcInterceptor {
   const defaults = defaultGrpcRetryOptions();
-  const usual = makeGrpcRetryInterceptor(defaults);
-  const noRetryWhenExhausted = makeGrpcRetryInterceptor({
+  const usual = temporalGrpcRetry(defaults);
+  const noRetryWhenExhausted = temporalGrpcRetry({
     delayFunction: defaults.delayFunction,
     retryableDecider: (attempt, status) =>
       (status.code as number) !== RESOURCE_EXHAUSTED && defaults.retryableDecider(attempt, status),

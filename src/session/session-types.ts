@@ -79,6 +79,8 @@ export interface SessionView {
   sequenceIndex: number;
   sequenceLength: number;
   allowedTools: string[];
+  /** Agent tools the worker of the last turn cannot run, with the reason (absent: none). */
+  unavailableTools?: Record<string, string>;
   recentlyUsedTools: string[];
   toolCount: number;
   turn: number;

@@ -5,13 +5,16 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { startSearchServer } from "../faults/fault-support.ts";
 
 /** Runs `npm start`'s command as a user would, with the chat's input piped in. */
 async function start(
   args: string[],
   input: string,
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ["src/cli.ts", "start", ...args], {
+    env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
@@ -71,8 +74,13 @@ describe("npm start: embedded dev server, worker and a chat", () => {
   });
 
   it("keeps the worker's warnings out of the chat: one short line there, the full entry with its stack trace in worker.log", async () => {
-    // Offline, the research step's search fails: the worker logs a warning with a stack trace.
-    const { code, output } = await start(common, "Please research remote work trends\n");
+    // A search provider that refuses every query (SearXNG's 403 when its JSON API is off): the
+    // research step's search fails and the worker logs a warning with a stack trace.
+    const search = await startSearchServer(() => ({ status: 403, body: "forbidden" }));
+    const { code, output } = await start(common, "Please research remote work trends\n", {
+      SEARCH_PROVIDER: "searxng",
+      SEARXNG_URL: search.url,
+    }).finally(() => search.close());
     assert.equal(code, 0, output);
     const logFile = join(dir, "worker.log");
     assert.ok(output.includes(`worker log: ${logFile}`), output);
@@ -80,7 +88,7 @@ describe("npm start: embedded dev server, worker and a chat", () => {
     const notices = output.split("\n").filter((line) => line.includes("worker warning:"));
     assert.equal(notices.length, 1, output);
     assert.ok((notices[0] ?? "").length <= 160, notices[0]);
-    assert.match(output, /search failed: Web search is not configured/);
+    assert.match(output, /search failed: SearXNG at \S+ answered HTTP 403/);
     const log = readFileSync(logFile, "utf8");
     assert.match(log, /\[WARN\] Activity failed/);
     assert.match(log, /^\s+at runSearchTool /m);

@@ -6,11 +6,12 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client, Connection } from "@temporalio/client";
+import { Client } from "@temporalio/client";
 import { SessionClient } from "../../src/client/index.ts";
 import { freePort } from "../../src/dev-server/free-port.ts";
 import { globalSetup, globalTeardown } from "../support/global-setup.ts";
 import { testServer } from "../support/temporal-env.ts";
+import { connectClient } from "../../src/temporal-connection.ts";
 
 /** Secrets the worker holds: none of them may ever show up in a history, a stream or a listener. */
 export const soakSecrets = {
@@ -173,7 +174,7 @@ export async function startSoakStack(): Promise<SoakStack> {
   );
   const apiUrl = `http://127.0.0.1:${port}`;
   await waitForLine(log, String(port), "serve", 60_000);
-  const connection = await Connection.connect({ address });
+  const connection = await connectClient({ address });
   const client = new Client({ connection, namespace });
   return {
     client,

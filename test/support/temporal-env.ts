@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { after, before } from "node:test";
-import { Client, Connection } from "@temporalio/client";
+import { Client } from "@temporalio/client";
 import { NativeConnection, type Worker, type WorkflowBundle } from "@temporalio/worker";
 import { configuredBaseURLs } from "../../src/llm/model-access-env.ts";
 import type { ModelAccess } from "../../src/llm/model-access.ts";
@@ -10,6 +10,7 @@ import { SessionClient } from "../../src/client/index.ts";
 import type { SearchProvider } from "../../src/search/index.ts";
 import { bundleSessionWorkflows, createSessionWorker } from "../../src/worker/session-worker.ts";
 import { testModelAccess } from "./test-model-access.ts";
+import { connectClient } from "../../src/temporal-connection.ts";
 
 /** The dev server global-setup started (see test/support/global-setup.ts). */
 export function testServer(): { address: string; namespace: string; cliPath: string } {
@@ -66,7 +67,7 @@ export async function createTestEnv(
 ): Promise<TestEnv> {
   const { namespace } = testServer();
   const address = options.address ?? testServer().address;
-  const connection = await Connection.connect({ address });
+  const connection = await connectClient({ address });
   const client = new Client({ connection, namespace });
   const taskQueue = options.taskQueue ?? uniqueId("test-queue");
   const workers: RunningWorker[] = [];

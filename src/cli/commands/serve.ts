@@ -1,4 +1,4 @@
-import { Client, Connection } from "@temporalio/client";
+import { Client } from "@temporalio/client";
 import { z } from "zod";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
@@ -13,6 +13,7 @@ import { cliSettings } from "../cli-env.ts";
 import { connectOrExplain, connectSettings } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
+import { connectClient } from "../../temporal-connection.ts";
 
 const DEFAULT_PORT = 8080;
 
@@ -134,7 +135,7 @@ export const serveCommand: Command = {
     // Listening first: a signal that comes while connecting still stops the command cleanly.
     const stopSignal = nextStopSignal();
     const connection = await connectOrExplain(settings.address, () =>
-      Connection.connect({
+      connectClient({
         ...settings.connectionOptions,
         interceptors: [apiGrpcRetryInterceptor()],
       }),

@@ -23,7 +23,8 @@ import { exactMentionIndex, toolsNamedIn } from "./tool-mentions.ts";
  * 3. With at most two tools offered, it calls the first one not called this turn.
  * 4. It calls the first offered tool the latest user message names (see tool-mentions.ts) that
  *    was not called this turn.
- * 5. Otherwise it answers with the request and one line per tool result of the turn (a JSON
+ * 5. Otherwise it answers with the request, the instructions' notes for the user (a step skipped
+ *    because a tool cannot run, and why) and one line per tool result of the turn (a JSON
  *    response format gets JSON built from its schema instead).
  */
 export function autoResponse(options: LanguageModelV4CallOptions): ScriptedResponse {
@@ -118,5 +119,6 @@ function answer(
     conversation.latestUserText,
     conversation.turnCalls,
     offered.map((tool) => tool.name),
+    conversation.notes,
   );
 }

@@ -3,6 +3,7 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultOutput,
 } from "@ai-sdk/provider";
+import { TURN_NOTE_PREFIX } from "../../orchestration/turn-notes.ts";
 
 /** One tool call of the current turn and, once it ran, what came back. */
 export interface TurnToolCall {
@@ -33,6 +34,8 @@ export interface Conversation {
   turnCalls: TurnToolCall[];
   /** Every tool call id in the prompt, so new ids never collide with old ones. */
   usedToolCallIds: ReadonlySet<string>;
+  /** What the instructions say the user must be told (lines marked with TURN_NOTE_PREFIX). */
+  notes: string[];
 }
 
 const refusalPattern = /\brefused\b|\bnot allowed\b/i;
@@ -42,12 +45,14 @@ export function readConversation(prompt: LanguageModelV4Prompt): Conversation {
   const lastUser = prompt.findLastIndex((message) => message.role === "user");
   const usedToolCallIds = new Set<string>();
   const turnCalls: TurnToolCall[] = [];
+  const notes: string[] = [];
   let userMessageCount = 0;
   let assistantMessageCount = 0;
 
   prompt.forEach((message, index) => {
     if (message.role === "user") userMessageCount += 1;
     if (message.role === "assistant") assistantMessageCount += 1;
+    if (message.role === "system") notes.push(...notesIn(message.content));
     if (message.role !== "assistant" && message.role !== "tool") return;
     for (const part of message.content) {
       if (part.type === "tool-call") {
@@ -69,7 +74,16 @@ export function readConversation(prompt: LanguageModelV4Prompt): Conversation {
     assistantMessageCount,
     turnCalls,
     usedToolCallIds,
+    notes,
   };
+}
+
+function notesIn(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith(TURN_NOTE_PREFIX))
+    .map((line) => line.slice(TURN_NOTE_PREFIX.length).trim())
+    .filter((note) => note !== "");
 }
 
 export function messageText(message: LanguageModelV4Message): string {

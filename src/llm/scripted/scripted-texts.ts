@@ -35,13 +35,25 @@ export function toolBodyText(
   ].join(" ");
 }
 
-/** The closing answer: the request, then one line per tool result of the turn. */
+/**
+ * The closing answer: the request, what the user must know about this turn's limits (a step
+ * skipped because a tool cannot run), then one line per tool result of the turn.
+ */
 export function answerText(
   userText: string | undefined,
   calls: readonly TurnToolCall[],
   offered: readonly string[],
+  notes: readonly string[] = [],
 ): string {
-  const request = `You asked: "${subjectOf(userText)}"`;
+  const request =
+    notes.length === 0
+      ? `You asked: "${subjectOf(userText)}"`
+      : [
+          `You asked: "${subjectOf(userText)}"`,
+          ...notes.map(
+            (note) => `Please note: ${capitalise(note)} This answer is built without it.`,
+          ),
+        ].join("\n\n");
   const results = calls.flatMap((call) =>
     call.result === undefined ? [] : [{ toolName: call.toolName, heading: call.result.heading }],
   );

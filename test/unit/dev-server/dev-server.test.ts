@@ -4,11 +4,12 @@ import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Client, Connection } from "@temporalio/client";
+import { Client } from "@temporalio/client";
 import { startDevServer } from "../../../src/dev-server/dev-server.ts";
 import type { DevServer } from "../../../src/dev-server/dev-server.ts";
 import { temporalCliCacheDir } from "../../../src/dev-server/find-temporal-cli.ts";
 import { sessionSearchAttributes } from "../../../src/session/search-attributes.ts";
+import { connectClient } from "../../../src/temporal-connection.ts";
 
 // This test never builds the CLI: it uses TEMPORAL_CLI or the cached build that
 // `node scripts/temporal.ts ensure` leaves behind.
@@ -20,7 +21,7 @@ const missingCli = await access(cliPath, constants.X_OK).then(
 );
 
 async function customSearchAttributes(address: string): Promise<Record<string, number>> {
-  const connection = await Connection.connect({ address });
+  const connection = await connectClient({ address });
   try {
     const response = await connection.operatorService.listSearchAttributes({
       namespace: "default",
@@ -67,7 +68,7 @@ describe(
       assert.equal(first["SessionStatus"], 2);
       assert.equal(first["TurnCount"], 3);
 
-      const connection = await Connection.connect({ address: server.address });
+      const connection = await connectClient({ address: server.address });
       try {
         await new Client({ connection }).workflow.start("notRegisteredAnywhere", {
           taskQueue: "dev-server-test",
@@ -93,7 +94,7 @@ describe(
       const second = await customSearchAttributes(server.address);
       assert.equal(second["TurnCount"], 3);
       assert.equal(second["ReviewRequired"], 5); // BOOL
-      const again = await Connection.connect({ address: server.address });
+      const again = await connectClient({ address: server.address });
       try {
         const described = await new Client({ connection: again }).workflow
           .getHandle(workflowId)
