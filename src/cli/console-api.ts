@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
-import { Client, Connection } from "@temporalio/client";
+import { Client } from "@temporalio/client";
 import { DevServerError } from "../dev-server/dev-server-error.ts";
 import { CliError } from "./cli-error.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { portHolder, portIsFree } from "../dev-server/port-holder.ts";
+import { apiGrpcRetryInterceptor } from "../server/api-grpc-retry.ts";
 import { createApiServer, tenantTokensFromEnv } from "../server/index.ts";
+import { connectClient } from "../temporal-connection.ts";
 
 /** Where `npm start` and `dev` serve the API and the web console. */
 export const CONSOLE_HOST = "127.0.0.1";
@@ -55,7 +57,11 @@ function portTaken(port: number, flag: string): DevServerError {
  */
 export async function startConsoleApi(options: ConsoleApiOptions): Promise<ConsoleApi> {
   const tokens = tenantTokensFromEnv(options.env, (path) => readFileSync(path, "utf8"));
-  const connection = await Connection.connect({ address: options.address });
+  // The API's own retry decider, as `serve` uses it.
+  const connection = await connectClient({
+    address: options.address,
+    interceptors: [apiGrpcRetryInterceptor()],
+  });
   const api = createApiServer({
     client: new Client({ connection, namespace: options.namespace }),
     taskQueue: options.taskQueue,

@@ -32,6 +32,8 @@ export {
   buildTimeline,
   type SequenceProgress,
   type SessionTimeline,
+  type ToolContext,
+  type ToolDecisionView,
   type TimelineEntry,
   type TimelineSources,
   type TimelineTurn,

@@ -63,10 +63,10 @@ export interface TimelineSources {
   /** The conversation (the `history` query): tool inputs and outputs of earlier runs. */
   messages: readonly SessionMessage[];
   /**
-   * The tools a model call was not offered, and why, given the active step and its sequence
-   * progress at that call (from the template's tool policy).
+   * Every agent tool's decision (allowed or not, and why) at a model call, given the active step,
+   * its sequence progress and the tools the worker reported unavailable (the template's policy).
    */
-  withheldTools: (activeStep: string | null, progress: SequenceProgress) => WithheldTool[];
+  toolDecisions: (activeStep: string | null, context: ToolContext) => ToolDecisionView[];
   /** Tool activities of the current run, by tool call id: durations, inputs and outputs. */
   toolRuns: ReadonlyMap<string, ToolActivityRun>;
 }
@@ -77,6 +77,23 @@ export interface SequenceProgress {
   index: number;
   completed: boolean;
 }
+
+/** What the event log tells about the moment of a model call. */
+export interface ToolContext extends SequenceProgress {
+  /** Tools the worker reported it cannot run, with the reason. */
+  unavailable: Readonly<Record<string, string>>;
+}
+
+/** Whether the policy allows a tool, and why. */
+export interface ToolDecisionView {
+  tool: string;
+  allowed: boolean;
+  reason: string;
+}
+
+/** Not withheld by the policy, yet not offered: the session held it back for its failures. */
+const heldBack =
+  "not offered at this call: the session held it back (a tool that keeps failing waits for the next message)";
 
 type ContentPart = Record<string, unknown> & { type?: unknown };
 
@@ -121,6 +138,7 @@ export function buildTimeline(sources: TimelineSources): SessionTimeline {
   const toolCalls = new Map<string, Extract<TimelineEntry, { kind: "tool_call" }>>();
   // Each step's sequence progress, from the orchestration events so far.
   const progress = new Map<string, SequenceProgress>();
+  const unavailable: Record<string, string> = {};
 
   const toolEntry = (
     offset: number,
@@ -180,6 +198,11 @@ export function buildTimeline(sources: TimelineSources): SessionTimeline {
           progress.set(change.step, { index: 0, completed: false });
         } else if (change.type === "sequence_advanced") {
           progress.set(change.step, { index: change.position, completed: false });
+        } else if (change.type === "tool_unavailable") {
+          unavailable[change.tool] = change.reason;
+        } else if (change.type === "tool_available") {
+          // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
+          delete unavailable[change.tool];
         } else if (change.type === "sequence_completed") {
           const before = progress.get(change.step);
           progress.set(change.step, { index: before?.index ?? 0, completed: true });
@@ -195,14 +218,15 @@ export function buildTimeline(sources: TimelineSources): SessionTimeline {
           activeStep: event.activeStep,
           offeredTools: event.offeredTools,
           withheldTools: sources
-            .withheldTools(
-              event.activeStep,
-              (event.activeStep === null ? undefined : progress.get(event.activeStep)) ?? {
+            .toolDecisions(event.activeStep, {
+              ...((event.activeStep === null ? undefined : progress.get(event.activeStep)) ?? {
                 index: 0,
                 completed: false,
-              },
-            )
-            .filter(({ tool }) => !event.offeredTools.includes(tool)),
+              }),
+              unavailable: { ...unavailable },
+            })
+            .filter(({ tool }) => !event.offeredTools.includes(tool))
+            .map(({ tool, allowed, reason }) => ({ tool, reason: allowed ? heldBack : reason })),
         };
         turn?.entries.push(lastModelCall);
         break;

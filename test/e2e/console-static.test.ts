@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Client, Connection } from "@temporalio/client";
+import { Client, type Connection } from "@temporalio/client";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
+import { connectClient } from "../../src/temporal-connection.ts";
 import { testServer } from "../support/temporal-env.ts";
 
 const token = "static-token-1234";
@@ -36,7 +37,7 @@ describe("the API serving the web console", () => {
     writeFileSync(join(built, "assets", "index-abc123.js"), "console.log(1)");
     writeFileSync(join(built, "assets", "index-abc123.css"), "body{}");
     writeFileSync(join(dir, "secret.txt"), "not for the web");
-    connection = await Connection.connect({ address: testServer().address });
+    connection = await connectClient({ address: testServer().address });
     url = await serve(built);
     notBuiltUrl = await serve(join(dir, "missing"));
   });

@@ -4,9 +4,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Client, Connection } from "@temporalio/client";
+import { Client, type Connection } from "@temporalio/client";
 import type { Browser, Page } from "playwright-core";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
+import { connectClient } from "../../src/temporal-connection.ts";
 import { chromiumSkipReason, launchChromium } from "../support/browser.ts";
 import { testServer, uniqueId } from "../support/temporal-env.ts";
 import { spawnWorker, workerEnv, type WorkerProcess } from "../support/worker-process.ts";
@@ -99,7 +100,7 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     writeAgent(agentsDir, "console-slow", "general", slowScript);
     mkdirSync(docs, { recursive: true });
     const worker = startWorker();
-    connection = await Connection.connect({ address: testServer().address });
+    connection = await connectClient({ address: testServer().address });
     api = createApiServer({
       client: new Client({ connection, namespace: testServer().namespace }),
       taskQueue,

@@ -17,7 +17,9 @@ export function describeOrchestration(event: OrchestrationEvent): string {
             ? `after ${text(event["from"] ?? "the previous step")} completed`
             : event["reason"] === "default"
               ? "(default step)"
-              : "(initial step)";
+              : event["reason"] === "released"
+                ? `after ${text(event["from"] ?? "the previous step")} gave up control`
+                : "(initial step)";
       return `→ step ${text(event["step"])} ${why}`;
     }
     case "sequence_advanced": {
@@ -34,6 +36,14 @@ export function describeOrchestration(event: OrchestrationEvent): string {
       return `tool ${text(event["tool"])} recorded (${text(event["toolCount"])} so far)`;
     case "tool_outside_sequence":
       return `${text(event["tool"])} ran outside the sequence of ${text(event["step"])} (expected ${list(event["expected"])})`;
+    case "tool_unavailable":
+      return `⚠ ${text(event["tool"])} cannot run on this worker: ${text(event["reason"])}`;
+    case "tool_available":
+      return `${text(event["tool"])} can run again`;
+    case "step_skipped":
+      return `step ${text(event["step"])} not entered: it needs ${text(event["tool"])} (${text(event["reason"])})`;
+    case "sequence_released":
+      return `↷ sequence of ${text(event["step"])} released: ${text(event["tool"])} ${event["cause"] === "failed" ? `failed ${text(event["failures"])} times (${text(event["error"])})` : `is unavailable (${text(event["error"])})`}${event["to"] === undefined ? "" : `; ${text(event["to"])} takes over`}`;
     case "tool_refused":
       return `✗ refused ${text(event["tool"])}: ${text(event["reason"])}`;
     default: {

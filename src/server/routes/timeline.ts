@@ -1,23 +1,16 @@
 import type { Context } from "hono";
-import {
-  buildTimeline,
-  readRunActivities,
-  type SequenceProgress,
-  type WithheldTool,
-} from "../../client/index.ts";
+import { buildTimeline, readRunActivities, type TimelineSources } from "../../client/index.ts";
 import { createOrchestrator, type AgentTemplate } from "../../orchestration/index.ts";
 import { toolCatalogueEntries } from "../../tools/index.ts";
 import type { ApiContext, ApiEnv } from "../api-context.ts";
 import { toApiError } from "../api-error.ts";
 import { sessionIdParam } from "./sessions.ts";
 
-type WithheldFor = (activeStep: string | null, progress: SequenceProgress) => WithheldTool[];
-
 /**
  * Why each tool was withheld at a model call: the session's own template snapshot asked the
- * same question the workflow asked then (the step's policy, then its sequence position).
+ * same question the workflow asked then (availability, the step's policy, its sequence position).
  */
-function withheldBy(template: AgentTemplate | undefined): WithheldFor {
+function decisionsBy(template: AgentTemplate | undefined): TimelineSources["toolDecisions"] {
   if (template === undefined) return () => [];
   let orchestrator: ReturnType<typeof createOrchestrator>;
   try {
@@ -27,16 +20,16 @@ function withheldBy(template: AgentTemplate | undefined): WithheldFor {
     return () => [];
   }
   const initial = orchestrator.initialState();
-  return (activeStep, progress) =>
-    orchestrator
-      .toolDecisions({
-        ...initial,
-        ...(activeStep === null ? {} : { activeStep }),
-        sequenceIndex: progress.index,
-        ...(progress.completed ? { completedAt: 0 } : {}),
-      })
-      .filter((decision) => !decision.allowed)
-      .map(({ tool, reason }) => ({ tool, reason }));
+  return (activeStep, context) =>
+    orchestrator.toolDecisions({
+      ...initial,
+      ...(activeStep === null ? {} : { activeStep }),
+      sequenceIndex: context.index,
+      ...(context.completed ? { completedAt: 0 } : {}),
+      ...(Object.keys(context.unavailable).length === 0
+        ? {}
+        : { unavailableTools: { ...context.unavailable } }),
+    });
 }
 
 /**
@@ -57,7 +50,7 @@ export async function getTimelineRoute(api: ApiContext, c: Context<ApiEnv>): Pro
         sessionId,
         events: log.events,
         messages,
-        withheldTools: withheldBy(run.template),
+        toolDecisions: decisionsBy(run.template),
         toolRuns: run.tools,
       }),
     );

@@ -10,7 +10,7 @@ import type { LoggedEvent } from "../../../src/session/index.ts";
 const events = (...list: LoggedEvent["event"][]): LoggedEvent[] =>
   list.map((event, offset) => ({ offset, event }));
 
-const noWithheld: TimelineSources["withheldTools"] = () => [];
+const noWithheld: TimelineSources["toolDecisions"] = () => [];
 
 const critiqueRun: ToolActivityRun = {
   toolCallId: "c1",
@@ -49,7 +49,7 @@ describe("buildTimeline", () => {
         { type: "turn_finished", messageId: "m1", turn: 1, text: "Done." },
       ),
       messages: [],
-      withheldTools: noWithheld,
+      toolDecisions: noWithheld,
       toolRuns: new Map([["c1", critiqueRun]]),
     });
     assert.equal(timeline.turns.length, 1);
@@ -109,7 +109,7 @@ describe("buildTimeline", () => {
           ],
         },
       ],
-      withheldTools: noWithheld,
+      toolDecisions: noWithheld,
       toolRuns: new Map(),
     });
     const call = timeline.turns[0]?.entries.find((entry) => entry.kind === "tool_call");
@@ -150,18 +150,18 @@ describe("buildTimeline", () => {
         { type: "model_step", step: 2, activeStep: "E", offeredTools: ["debate"] },
       ),
       messages: [],
-      withheldTools: (step, progress) => {
-        asked.push([step, progress]);
+      toolDecisions: (step, context) => {
+        asked.push([step, context]);
         return [
-          { tool: "critique", reason: "sequence expects debate" },
-          { tool: "debate", reason: "offered anyway" },
+          { tool: "critique", allowed: false, reason: "sequence expects debate" },
+          { tool: "debate", allowed: false, reason: "offered anyway" },
         ];
       },
       toolRuns: new Map(),
     });
     assert.deepEqual(asked, [
-      ["E", { index: 0, completed: false }],
-      ["E", { index: 1, completed: false }],
+      ["E", { index: 0, completed: false, unavailable: {} }],
+      ["E", { index: 1, completed: false, unavailable: {} }],
     ]);
     const second = timeline.turns[0]?.entries.at(-1);
     assert.ok(second?.kind === "model_call");
@@ -181,7 +181,7 @@ describe("buildTimeline", () => {
         unknown as unknown as LoggedEvent["event"],
       ),
       messages: [],
-      withheldTools: noWithheld,
+      toolDecisions: noWithheld,
       toolRuns: new Map(),
     });
     assert.deepEqual(timeline.events, [
@@ -210,8 +210,13 @@ describe("buildTimeline and calls of tools the model was not offered", () => {
         },
       ),
       messages: [],
-      withheldTools: () => [
-        { tool: "debate", reason: 'sequence of "E" expects critique at position 1/3' },
+      toolDecisions: () => [
+        { tool: "critique", allowed: true, reason: "expected" },
+        {
+          tool: "debate",
+          allowed: false,
+          reason: 'sequence of "E" expects critique at position 1/3',
+        },
       ],
       toolRuns: new Map(),
     });
@@ -240,12 +245,52 @@ describe("buildTimeline and calls of tools the model was not offered", () => {
         },
       ),
       messages: [],
-      withheldTools: noWithheld,
+      toolDecisions: noWithheld,
       toolRuns: new Map(),
     });
     const call = timeline.turns[0]?.entries.find((entry) => entry.kind === "tool_call");
     assert.ok(call?.kind === "tool_call");
     assert.equal(call.status, "error");
     assert.equal(call.detail, "down");
+  });
+});
+
+describe("buildTimeline and tools the worker cannot run", () => {
+  it("passes the tools reported unavailable to the policy, and names a tool held back though allowed", () => {
+    const asked: unknown[] = [];
+    const timeline = buildTimeline({
+      sessionId: "s1",
+      events: events(
+        { type: "turn_started", messageId: "m1", turn: 1, text: "research" },
+        {
+          type: "orchestration",
+          event: { type: "tool_unavailable", tool: "search", reason: "no SEARXNG_URL" },
+        },
+        { type: "model_step", step: 1, activeStep: null, offeredTools: ["think"] },
+        { type: "orchestration", event: { type: "tool_available", tool: "search" } },
+        { type: "model_step", step: 2, activeStep: null, offeredTools: ["think", "search"] },
+      ),
+      messages: [],
+      toolDecisions: (_step, context) => {
+        asked.push(context.unavailable);
+        return [
+          { tool: "think", allowed: true, reason: "no active step" },
+          { tool: "search", allowed: false, reason: "unavailable on this worker: no SEARXNG_URL" },
+          { tool: "reflect", allowed: true, reason: "no active step" },
+        ];
+      },
+      toolRuns: new Map(),
+    });
+    assert.deepEqual(asked, [{ search: "no SEARXNG_URL" }, {}]);
+    const first = timeline.turns[0]?.entries.find((entry) => entry.kind === "model_call");
+    assert.ok(first?.kind === "model_call");
+    assert.deepEqual(first.withheldTools, [
+      { tool: "search", reason: "unavailable on this worker: no SEARXNG_URL" },
+      {
+        tool: "reflect",
+        reason:
+          "not offered at this call: the session held it back (a tool that keeps failing waits for the next message)",
+      },
+    ]);
   });
 });
