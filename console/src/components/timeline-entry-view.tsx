@@ -21,13 +21,16 @@ function ModelCall({ entry }: { entry: Extract<TimelineEntry, { kind: "model_cal
         offered: {entry.offeredTools.length === 0 ? "no tools" : entry.offeredTools.join(", ")}
       </div>
       {entry.withheldTools.length > 0 && (
-        <ul className="withheld">
-          {entry.withheldTools.map((tool) => (
-            <li key={tool.tool}>
-              withheld <b>{tool.tool}</b>: {tool.reason}
-            </li>
-          ))}
-        </ul>
+        <details className="withheld">
+          <summary>withheld: {entry.withheldTools.map((tool) => tool.tool).join(", ")}</summary>
+          <ul>
+            {entry.withheldTools.map((tool) => (
+              <li key={tool.tool}>
+                withheld <b>{tool.tool}</b>: {tool.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
     </li>
   );
