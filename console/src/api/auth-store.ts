@@ -57,7 +57,8 @@ export const authStore = {
     } catch {
       // Nothing stored.
     }
-    update({ token: null, problem: "signed out", version: state.version + 1 });
+    // Views load again without it: an API that needs one answers 401 and the prompt says so.
+    update({ token: null, problem: null, version: state.version + 1 });
   },
 };
 
