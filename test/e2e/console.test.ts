@@ -9,7 +9,9 @@ import type { Browser, Page } from "playwright-core";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import { connectClient } from "../../src/temporal-connection.ts";
 import { chromiumSkipReason, launchChromium } from "../support/browser.ts";
+import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server.ts";
 import { testServer, uniqueId } from "../support/temporal-env.ts";
+import { slowWriterAgentsDir } from "../support/use-chat-client.ts";
 import { spawnWorker, workerEnv, type WorkerProcess } from "../support/worker-process.ts";
 
 const token = "console-token-1234";
@@ -82,17 +84,25 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
   let url: string;
   let browser: Browser;
   let page: Page;
+  let fake: FakeOpenAIServer;
+  const writerAgents = slowWriterAgentsDir();
   const uiUrl = process.env["AGENTDOCK_TEST_TEMPORAL_UI_URL"];
 
   const startWorker = async (): Promise<WorkerProcess> => {
     // Search is not used here; the address only satisfies the worker's configuration.
-    const worker = spawnWorker(workerEnv(testServer(), taskQueue, "http://127.0.0.1:9"));
+    const worker = spawnWorker({
+      ...workerEnv(testServer(), taskQueue, "http://127.0.0.1:9"),
+      // The slow-writer agent's model: a fake OpenAI-compatible server that paces its words.
+      OPENAI_COMPATIBLE_BASE_URL: `${fake.url}/v1`,
+      OPENAI_COMPATIBLE_API_KEY: "test-key",
+    });
     workers.push(worker);
     await worker.ready;
     return worker;
   };
 
   before(async () => {
+    fake = await startFakeOpenAIServer();
     const consoleDir = join(scratch, "console");
     buildConsole(consoleDir);
     writeAgent(agentsDir, "console-refusal", "cognitive-reasoner", refusalScript);
@@ -104,7 +114,7 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     api = createApiServer({
       client: new Client({ connection, namespace: testServer().namespace }),
       taskQueue,
-      agentsDirs: ["agents", agentsDir],
+      agentsDirs: ["agents", agentsDir, writerAgents],
       token,
       consoleDir,
       ...(uiUrl === undefined ? {} : { temporalUiUrl: uiUrl }),
@@ -121,7 +131,9 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     for (const worker of workers) await worker.kill();
     await api.close();
     await connection.close();
+    await fake.close();
     rmSync(scratch, { recursive: true, force: true });
+    rmSync(writerAgents, { recursive: true, force: true });
   });
 
   /** Waits until an element matching `selector` has `text` in it. */
@@ -185,6 +197,34 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     await shows(".timeline .turn[data-turn='2'] [data-kind=tool_call][data-tool=brainstorm]", "ok");
     await shows(".session-header", /step DefaultMode\s*turn 2/);
     await page.screenshot({ path: join(docs, "console-chat.png") });
+  });
+
+  it("streams a reply's text into the page as the model writes it", async () => {
+    const words = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
+    fake.enqueue({ text: words, wordDelayMs: 150 });
+    await page.goto(`${url}/sessions/${uniqueId("stream")}?agent=slow-writer`);
+    await send("Write slowly");
+    // Part of the reply is on the page while the rest is still being written.
+    const seen: string[] = [];
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const text =
+        (await page
+          .locator(".message.assistant .text")
+          .first()
+          .textContent({ timeout: 100 })
+          .catch(() => "")) ?? "";
+      if (text !== "" && text !== seen.at(-1)) seen.push(text);
+      if (text === words) break;
+    }
+    assert.ok(
+      seen.some((text) => text.length < words.length && words.startsWith(text)),
+      `a part of the reply before all of it: ${JSON.stringify(seen)}`,
+    );
+    await answered(1, words);
+    assert.equal(await page.locator(".message.assistant .text").textContent(), words);
+    // Back to the two-turn session for the next tests.
+    await page.goto(`${url}/sessions/${sessionId}?agent=cognitive-reasoner`);
   });
 
   it("restores the conversation and its timeline after a reload", async () => {
