@@ -9,7 +9,7 @@ COPY package.json package-lock.json .npmrc ./
 # Exactly the lockfile, dev dependencies included (Vite, React). No install scripts: the `node`
 # package's Node 24 is not needed (the image has it), and the prepare script needs the sources.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY console ./console
+COPY src/web ./src/web
 RUN npm run build:console
 
 FROM node:24.19.0-bookworm-slim
@@ -32,8 +32,8 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY agents ./agents
-# The API serves it at / (src/server/console-static.ts reads console/dist).
-COPY --from=console /build/console/dist ./console/dist
+# The API serves it at / (src/server/console-static.ts reads dist/web).
+COPY --from=console /build/dist/web ./dist/web
 
 # The sources stay root-owned and read-only for the process; nothing writes under /app at run
 # time (the workflow bundle is built in memory when the worker starts).

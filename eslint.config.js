@@ -61,14 +61,7 @@ const sandboxRestrictions = {
 
 export default tseslint.config(
   {
-    ignores: [
-      "node_modules/",
-      "dist/",
-      "console/dist/",
-      "coverage/",
-      "agents/**/*.json",
-      "test/replay/histories/",
-    ],
+    ignores: ["node_modules/", "dist/", "coverage/", "agents/**/*.json", "test/replay/histories/"],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -102,11 +95,11 @@ export default tseslint.config(
   },
   {
     // The web console runs in the browser: its own tsconfig (DOM, JSX), Vite bundles it.
-    files: ["console/**/*.{ts,tsx}"],
+    files: ["src/web/**/*.{ts,tsx}"],
     languageOptions: {
       parserOptions: {
         projectService: false,
-        project: ["./console/tsconfig.json", "./console/tsconfig.node.json"],
+        project: ["./src/web/tsconfig.json", "./src/web/tsconfig.node.json"],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -29,7 +29,7 @@ export interface ApiAppOptions {
   /** The Temporal Web UI's base URL (the console links each session there). */
   temporalUiUrl?: string;
   namespace: string;
-  /** The built console's folder (default console/dist). */
+  /** The built console's folder (default dist/web). */
   consoleDir?: string;
 }
 

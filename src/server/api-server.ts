@@ -25,7 +25,7 @@ export interface ApiServerOptions {
   log?: (line: string) => void;
   /** The Temporal Web UI's base URL, for the console's links to a session. */
   temporalUiUrl?: string;
-  /** The built console's folder (default console/dist). */
+  /** The built console's folder (default dist/web). */
   consoleDir?: string;
 }
 

@@ -5,7 +5,7 @@ import type { Context, Hono } from "hono";
 import type { ApiEnv } from "./api-context.ts";
 
 /** Where `npm run build:console` (run by `npm install`'s prepare step) writes the console. */
-export const defaultConsoleDir = fileURLToPath(new URL("../../console/dist", import.meta.url));
+export const defaultConsoleDir = fileURLToPath(new URL("../../dist/web", import.meta.url));
 
 const contentTypes: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",

@@ -30,7 +30,7 @@ function buildConsole(outDir: string): void {
       "node_modules/vite/bin/vite.js",
       "build",
       "--config",
-      "console/vite.config.ts",
+      "src/web/vite.config.ts",
       "--outDir",
       outDir,
     ],
