@@ -12,13 +12,8 @@ import { jsonErrorPosition } from "./json-error-position.ts";
 import { encodeModelId } from "../llm/model-id.ts";
 import { ModelIdError } from "../llm/model-id-error.ts";
 import { MAX_TEMPLATE_FILE_BYTES, TemplateTooLargeError } from "./template-too-large-error.ts";
-import {
-  parseAgentTemplate,
-  TemplateError,
-  type AgentTemplate,
-  type TemplateIssue,
-  type ToolCatalogueEntry,
-} from "../orchestration/index.ts";
+import type { AgentTemplate, ToolCatalogueEntry } from "../orchestration/index.ts";
+import { parseAgentTemplate, TemplateError, type TemplateIssue } from "./validation/index.ts";
 
 export interface LoadedAgent {
   template: AgentTemplate;

@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { loadTemplateFile } from "../../../src/agents/index.ts";
+import { createOrchestrator } from "../../../src/orchestration/index.ts";
 import {
-  createOrchestrator,
   parseAgentTemplate,
   TemplateError,
   type TemplateIssue,
-} from "../../../src/orchestration/index.ts";
+} from "../../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 
 // Spec §1: AgentDock's own template shape loads unchanged and normalises to the same template as

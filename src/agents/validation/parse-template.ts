@@ -2,8 +2,8 @@ import { fromAgentDockShape, isAgentDockShape } from "./agentdock-shape.ts";
 import { checkTemplate } from "./template-checks.ts";
 import { TemplateError, type TemplateIssue } from "./template-error.ts";
 import { formatPath, type PathSegment } from "./template-paths.ts";
-import { agentTemplateSchema, type AgentTemplate } from "./template-schema.ts";
-import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+import { agentTemplateSchema, type AgentTemplate } from "../../orchestration/template-schema.ts";
+import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { toTemplateIssues } from "./zod-issues.ts";
 
 export interface ParseTemplateOptions {

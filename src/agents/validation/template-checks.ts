@@ -1,11 +1,9 @@
-import type { Condition } from "./condition-schema.ts";
-import { compileMessageRegex } from "./conditions/message-regex.ts";
-import { MESSAGE_REGEX_INSTRUCTION_BUDGET } from "./linear-regex.ts";
-import type { AgentTemplate, Step } from "./template-schema.ts";
+import type { Condition } from "../../orchestration/condition-schema.ts";
+import type { AgentTemplate, Step } from "../../orchestration/template-schema.ts";
 import { didYouMean, type PathSegment } from "./template-paths.ts";
-import { templateRegexes } from "./template-regexes.ts";
-import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
-import { isPattern, matchesAny } from "./tool-patterns.ts";
+import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
+import { isPattern, matchesAny } from "../../orchestration/tool-patterns.ts";
+import { checkRegexes } from "./regex-checks.ts";
 
 export interface CheckIssue {
   path: PathSegment[];
@@ -267,30 +265,6 @@ function checkCondition(
     case "message_contains":
     case "message_starts_with":
       return;
-  }
-}
-
-/**
- * Each `message_regex` compiles for RE2 (the engine the workflow runs), and together they stay
- * within the instruction budget that bounds a decision's time on the longest message.
- */
-function checkRegexes(template: AgentTemplate, errors: CheckIssue[]): void {
-  let total = 0;
-  let reported = false;
-  for (const { condition, path } of templateRegexes(template)) {
-    const compiled = compileMessageRegex(condition);
-    if (!compiled.ok) {
-      errors.push({ path: [...path, compiled.field], message: compiled.message });
-      continue;
-    }
-    total += compiled.instructions;
-    if (total > MESSAGE_REGEX_INSTRUCTION_BUDGET && !reported) {
-      reported = true;
-      errors.push({
-        path: [...path, "value"],
-        message: `this pattern compiles to ${compiled.instructions} RE2 instructions, which brings the template's message_regex patterns to ${total}; at most ${MESSAGE_REGEX_INSTRUCTION_BUDGET} in all, since matching takes time proportional to message length times instructions. Use smaller counted repeats ({1000} repeats its part 1,000 times), fewer alternatives, or message_contains`,
-      });
-    }
   }
 }
 
