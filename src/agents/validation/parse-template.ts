@@ -5,6 +5,7 @@ import { formatPath, type PathSegment } from "./template-paths.ts";
 import { agentTemplateSchema, type AgentTemplate } from "../../orchestration/template-schema.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { toTemplateIssues } from "./zod-issues.ts";
+import { templateInputJsonSchema } from "./template-input-json-schema.ts";
 
 export interface ParseTemplateOptions {
   /** The tool catalogue: checks tool names and expands patterns. */
@@ -39,7 +40,7 @@ export function parseAgentTemplate(
 
   const parsed = agentTemplateSchema.safeParse(input);
   if (!parsed.success) {
-    issues.push(...toTemplateIssues(parsed.error, agentTemplateSchema, input, originalPath));
+    issues.push(...toTemplateIssues(parsed.error, templateInputJsonSchema(), input, originalPath));
     throw new TemplateError(issues, options.source);
   }
   const template = parsed.data;
