@@ -21,6 +21,8 @@ export interface LoadedAgent {
   warnings: TemplateIssue[];
   /** Where the file keeps the id: `id`, or `agentId` in AgentDock's shape. */
   idKey: "id" | "agentId";
+  /** AgentDock tools the template names that this project lacks: never offered to the model. */
+  missingTools: string[];
 }
 
 export interface LoadOptions {
@@ -138,15 +140,17 @@ export function loadTemplateFile(file: string, tools: readonly ToolCatalogueEntr
   const shown = displayPath(file);
   const text = readTemplateText(file, shown);
   const warnings: TemplateIssue[] = [];
+  const missingTools: string[] = [];
   const json = parseJsonText(text, file);
   const template = parseAgentTemplate(json, {
     tools,
     source: shown,
     onWarning: (warning) => warnings.push(warning),
+    onMissingTools: (names) => missingTools.push(...names),
   });
   checkLlmBlock(template, shown);
   const idKey = typeof json === "object" && json !== null && "agentId" in json ? "agentId" : "id";
-  return { template, file, warnings, idKey };
+  return { template, file, warnings, idKey, missingTools };
 }
 
 /**

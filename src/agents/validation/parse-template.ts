@@ -1,4 +1,5 @@
 import { fromAgentDockShape, isAgentDockShape } from "./agentdock-shape.ts";
+import { checkProviderOptions } from "./provider-options-check.ts";
 import { checkTemplate } from "./template-checks.ts";
 import { TemplateError, type TemplateIssue } from "./template-error.ts";
 import { formatPath, type PathSegment } from "./template-paths.ts";
@@ -14,6 +15,11 @@ export interface ParseTemplateOptions {
   onWarning?: (warning: TemplateIssue) => void;
   /** Names the file in the error message. */
   source?: string;
+  /**
+   * AgentDock tools the template names that the catalogue lacks (the template loads; those tools
+   * are never offered). Without this option they are refused like any unknown tool.
+   */
+  onMissingTools?: (tools: readonly string[]) => void;
 }
 
 /**
@@ -28,6 +34,7 @@ export function parseAgentTemplate(
   let input = json;
   let originalPath: (path: readonly PathSegment[]) => string = formatPath;
   const issues: TemplateIssue[] = [];
+  const warnings: TemplateIssue[] = [];
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new TemplateError([{ path: "", message: "a template is a JSON object" }], options.source);
   }
@@ -36,6 +43,7 @@ export function parseAgentTemplate(
     input = converted.template;
     originalPath = converted.originalPath;
     issues.push(...converted.issues);
+    warnings.push(...converted.warnings);
   }
 
   const parsed = agentTemplateSchema.safeParse(input);
@@ -45,13 +53,29 @@ export function parseAgentTemplate(
   }
   const template = parsed.data;
   const checked = checkTemplate(template, options.tools);
+  const providerOptions = checkProviderOptions(template, originalPath);
   issues.push(
+    ...providerOptions.errors,
     ...checked.errors.map((issue) => ({ path: originalPath(issue.path), message: issue.message })),
   );
-  if (issues.length > 0) throw new TemplateError(issues, options.source);
-  for (const warning of checked.warnings) {
-    options.onWarning?.({ path: originalPath(warning.path), message: warning.message });
+  for (const name of options.onMissingTools === undefined ? checked.missingTools : []) {
+    const index = template.tools.indexOf(name);
+    issues.push({
+      path: originalPath(["tools", index]),
+      message: `"${name}" is an AgentDock tool this project does not have`,
+    });
   }
+  if (issues.length > 0) throw new TemplateError(issues, options.source);
+  for (const warning of [
+    ...warnings,
+    ...[...providerOptions.warnings, ...checked.warnings].map((issue) => ({
+      path: originalPath(issue.path),
+      message: issue.message,
+    })),
+  ]) {
+    options.onWarning?.(warning);
+  }
+  if (checked.missingTools.length > 0) options.onMissingTools?.(checked.missingTools);
   return normalise(template, checked.tools);
 }
 

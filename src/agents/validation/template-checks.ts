@@ -3,6 +3,7 @@ import type { AgentTemplate, Step } from "../../orchestration/template-schema.ts
 import { didYouMean, type PathSegment } from "./template-paths.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { isPattern, matchesAny } from "../../orchestration/tool-patterns.ts";
+import { agentDockToolNames } from "./agentdock-tools.ts";
 import { checkRegexes } from "./regex-checks.ts";
 
 export interface CheckIssue {
@@ -15,6 +16,8 @@ export interface CheckResult {
   warnings: CheckIssue[];
   /** `tools` with patterns expanded against the catalogue, in template order, no duplicates. */
   tools: string[];
+  /** AgentDock tools the template names that the catalogue lacks: it loads, they never run. */
+  missingTools: string[];
 }
 
 const ON_COMPLETE_KEYWORDS = new Set(["stay", "default"]);
@@ -26,7 +29,8 @@ export function checkTemplate(
 ): CheckResult {
   const errors: CheckIssue[] = [];
   const warnings: CheckIssue[] = [];
-  const tools = expandAgentTools(template.tools, catalogue, errors);
+  const missingTools: string[] = [];
+  const tools = expandAgentTools(template.tools, catalogue, errors, missingTools);
   const toolEntries = tools.map(
     (name) => catalogue?.find((entry) => entry.name === name) ?? { name },
   );
@@ -73,13 +77,14 @@ export function checkTemplate(
 
   checkRegexes(template, errors);
   warnUnreachableSteps(steps, defaultStep, warnings);
-  return { errors, warnings, tools };
+  return { errors, warnings, tools, missingTools };
 }
 
 function expandAgentTools(
   declared: readonly string[],
   catalogue: readonly ToolCatalogueEntry[] | undefined,
   errors: CheckIssue[],
+  missingTools: string[],
 ): string[] {
   const tools: string[] = [];
   const known = catalogue?.map((entry) => entry.name) ?? [];
@@ -104,10 +109,12 @@ function expandAgentTools(
       for (const tool of matched) if (!tools.includes(tool)) tools.push(tool);
       return;
     }
-    if (catalogue !== undefined && !known.includes(name)) {
+    if (catalogue !== undefined && !known.includes(name) && agentDockToolNames.has(name)) {
+      if (!missingTools.includes(name)) missingTools.push(name);
+    } else if (catalogue !== undefined && !known.includes(name)) {
       errors.push({
         path,
-        message: `unknown tool "${name}"${didYouMean(name, known)} (known: ${known.join(", ")})`,
+        message: `unknown tool "${name}"${didYouMean(name, [...known, ...agentDockToolNames])} (known: ${known.join(", ")})`,
       });
       return;
     }
