@@ -6,7 +6,7 @@ import { formatPath, type PathSegment } from "./template-paths.ts";
 import { agentTemplateSchema, type AgentTemplate } from "../../orchestration/template-schema.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { toTemplateIssues } from "./zod-issues.ts";
-import { templateInputJsonSchema } from "./template-input-json-schema.ts";
+import { agentDockInputJsonSchema, templateInputJsonSchema } from "./template-input-json-schema.ts";
 
 export interface ParseTemplateOptions {
   /** The tool catalogue: checks tool names and expands patterns. */
@@ -33,6 +33,7 @@ export function parseAgentTemplate(
 ): AgentTemplate {
   let input = json;
   let originalPath: (path: readonly PathSegment[]) => string = formatPath;
+  let jsonSchema = templateInputJsonSchema();
   const issues: TemplateIssue[] = [];
   const warnings: TemplateIssue[] = [];
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
@@ -44,11 +45,12 @@ export function parseAgentTemplate(
     originalPath = converted.originalPath;
     issues.push(...converted.issues);
     warnings.push(...converted.warnings);
+    jsonSchema = agentDockInputJsonSchema();
   }
 
   const parsed = agentTemplateSchema.safeParse(input);
   if (!parsed.success) {
-    issues.push(...toTemplateIssues(parsed.error, templateInputJsonSchema(), input, originalPath));
+    issues.push(...toTemplateIssues(parsed.error, jsonSchema, input, originalPath));
     throw new TemplateError(issues, options.source);
   }
   const template = parsed.data;

@@ -9,3 +9,30 @@ export function templateInputJsonSchema(): JsonSchema {
   cached ??= z.toJSONSchema(agentTemplateSchema, { io: "input", target: "draft-2020-12" });
   return cached;
 }
+
+let agentDockCached: JsonSchema | undefined;
+
+/**
+ * The same format as AgentDock writes it: `agentId`, `nodes` and `nodeConfigurations` instead of
+ * `id`, `tools` and `llm`, and the keys AgentDock's files carry that mean nothing here. Only the
+ * top-level key names matter (for "allowed here" and "did you mean"); the rest is ours.
+ */
+export function agentDockInputJsonSchema(): JsonSchema {
+  if (agentDockCached !== undefined) return agentDockCached;
+  const ours = templateInputJsonSchema();
+  const properties = (ours.properties ?? {}) as Record<string, unknown>;
+  const { id: _id, tools: _tools, llm: _llm, ...rest } = properties;
+  agentDockCached = {
+    ...ours,
+    properties: {
+      agentId: {},
+      nodes: {},
+      nodeConfigurations: {},
+      ...rest,
+      notes: {},
+      isEnabled: {},
+      maxConcurrency: {},
+    },
+  };
+  return agentDockCached;
+}
