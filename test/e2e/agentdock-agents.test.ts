@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 
@@ -18,8 +20,12 @@ interface Run {
 }
 
 /** `node src/cli.ts agents …` with only the variables given (no provider key leaks in). */
-function agents(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, ["src/cli.ts", "agents", "--dir", fixtures, ...args], {
+function agents(
+  args: string[],
+  env: Record<string, string> = {},
+  dir: string = fixtures,
+): Promise<Run> {
+  const child = spawn(process.execPath, ["src/cli.ts", "agents", "--dir", dir, ...args], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -110,5 +116,28 @@ describe("agents --dir with a folder of AgentDock agents", () => {
     });
     assert.equal(byId.get("cerebras-fast")?.provider, "cerebras");
     assert.doesNotMatch(run.stdout, /g-test|q-test|d-test|c-test/);
+  });
+
+  it("says when a template is hidden by a shipped agent with the same id", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentdock-shadow-"));
+    try {
+      const json = JSON.parse(
+        readFileSync(join(fixtures, "structured-thinker", "template.json"), "utf8"),
+      ) as Record<string, unknown>;
+      mkdirSync(join(dir, "cognitive-reasoner"));
+      const file = join(dir, "cognitive-reasoner", "template.json");
+      writeFileSync(file, JSON.stringify({ ...json, agentId: "cognitive-reasoner" }));
+      const run = await agents([], {}, dir);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^cognitive-reasoner\s+Cognitive Reasoner\s+7\s+7\s+agents\//m);
+      assert.ok(
+        run.stderr.includes(
+          `note: cognitive-reasoner: ${file} is not used: an earlier folder has an agent with the same id`,
+        ),
+        run.stderr,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

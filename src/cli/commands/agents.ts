@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { listAgents } from "../../agents/index.ts";
 import { toolCatalogueEntries } from "../../tools/index.ts";
@@ -29,6 +31,14 @@ Options:
   -h, --help   this help
 
 ${exitCodesHelp}`;
+
+/** Template files of `id` in later folders, hidden by the first one (the one that is used). */
+function shadowedFiles(id: string, dirs: readonly string[]): string[] {
+  return dirs
+    .map((dir) => join(dir, id, "template.json"))
+    .filter((file) => existsSync(file))
+    .slice(1);
+}
 
 const schema = z.object({ dir: dirsSchema, json: z.boolean().default(false) });
 
@@ -105,6 +115,12 @@ export const agentsCommand: Command = {
       for (const line of needing) writeLine(context.stdout, line);
     }
     for (const listing of listings) {
+      for (const hidden of shadowedFiles(listing.id, dirs)) {
+        writeLine(
+          context.stderr,
+          `note: ${listing.id}: ${shownPath(hidden)} is not used: an earlier folder has an agent with the same id`,
+        );
+      }
       if (!listing.ok) continue;
       for (const warning of listing.agent.warnings) {
         writeLine(context.stderr, `warning: ${listing.id}: ${warning.path}: ${warning.message}`);
