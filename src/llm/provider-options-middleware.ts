@@ -1,4 +1,5 @@
 import type {
+  JSONObject,
   LanguageModelV4CallOptions,
   LanguageModelV4FunctionTool,
   LanguageModelV4ProviderTool,
@@ -68,7 +69,8 @@ export function providerOptionsMiddleware(ref: ModelRef): LanguageModelMiddlewar
       "llm.providerOptions",
     );
   }
-  const settings: Record<string, unknown> = parsed.data;
+  // Decoded from the id's JSON and checked by the schema: plain JSON values.
+  const settings: JSONObject = parsed.data;
   const ignored = acceptedOnly[ref.provider] ?? new Set<string>();
   const forProvider = Object.fromEntries(
     Object.entries(settings).filter(([key]) => !appliedHere.has(key) && !ignored.has(key)),
@@ -91,7 +93,7 @@ export function providerOptionsMiddleware(ref: ModelRef): LanguageModelMiddlewar
           ...(ground ? { tools: [...tools, googleSearchTool] } : {}),
           providerOptions: {
             ...params.providerOptions,
-            [key]: { ...(forProvider as Record<string, never>), ...own },
+            [key]: { ...forProvider, ...own },
           },
         });
       },

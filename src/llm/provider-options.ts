@@ -129,3 +129,10 @@ export type ProviderOptionsFor<P extends ModelProvider> = z.output<
 
 /** Settings as they travel in a model id: a plain JSON object. */
 export type ProviderOptions = Readonly<Record<string, unknown>>;
+
+/** The settings a provider takes (none for an unknown provider: the loader reports that). */
+export function providerOptionKeys(provider: string): string[] {
+  const schemas: Partial<Record<string, { shape: object }>> = providerOptionsSchemas;
+  const schema = schemas[provider];
+  return schema === undefined ? [] : Object.keys(schema.shape);
+}

@@ -1,5 +1,5 @@
 import { apiKeyVariableFor } from "../../llm/provider-config.ts";
-import { providerOptionsSchemas } from "../../llm/provider-options.ts";
+import { providerOptionKeys } from "../../llm/provider-options.ts";
 import type { TemplateIssue } from "./template-error.ts";
 import { didYouMean, formatPath, type PathSegment } from "./template-paths.ts";
 
@@ -20,13 +20,6 @@ const llmConfigKeys = ["model", "temperature", "maxTokens", "baseURL"] as const;
 
 function keyVariable(provider: string): string {
   return apiKeyVariableFor(provider) ?? "the provider's key";
-}
-
-function optionKeysOf(provider: string): string[] {
-  const schema = (providerOptionsSchemas as Record<string, { shape: object } | undefined>)[
-    provider
-  ];
-  return schema === undefined ? [] : Object.keys(schema.shape);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -127,7 +120,7 @@ function llmBlock(
 ): Record<string, unknown> {
   const llm: Record<string, unknown> = { provider };
   const providerOptions: Record<string, unknown> = {};
-  const optionKeys = optionKeysOf(provider);
+  const optionKeys = providerOptionKeys(provider);
   const at = (key: string): string => formatPath(["nodeConfigurations", llmKey, key]);
   if (config !== undefined && !isRecord(config)) {
     issues.push({
