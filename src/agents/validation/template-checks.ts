@@ -77,6 +77,7 @@ export function checkTemplate(
 
   checkRegexes(template, errors);
   warnUnreachableSteps(steps, defaultStep, warnings);
+  warnMissingSequenceTools(steps, missingTools, warnings);
   return { errors, warnings, tools, missingTools };
 }
 
@@ -313,5 +314,26 @@ function warnUnreachableSteps(
         message: `step "${step.name}" can never become active: it has no conditions, is not the default and no onComplete names it`,
       });
     }
+  });
+}
+
+/** A sequence with a position only missing tools could fill cannot complete here. */
+function warnMissingSequenceTools(
+  steps: readonly Step[],
+  missingTools: readonly string[],
+  warnings: CheckIssue[],
+): void {
+  if (missingTools.length === 0) return;
+  steps.forEach((step, index) => {
+    const sequence = step.sequence ?? [];
+    const first = sequence.findIndex((alternatives) =>
+      alternatives.every((name) => missingTools.includes(name)),
+    );
+    if (first === -1) return;
+    const lacking = [...new Set(sequence.flat().filter((name) => missingTools.includes(name)))];
+    warnings.push({
+      path: ["orchestration", "steps", index, "sequence", first],
+      message: `step "${step.name}" cannot complete its sequence here: it needs ${lacking.join(", ")}, which this project does not have`,
+    });
   });
 }

@@ -80,7 +80,7 @@ const rows: Row[] = [
     id: "clinical-reasoner",
     provider: "anthropic",
     missingTools: ["deep_research", "pubmed_search", "pubmed_fetch"],
-    warnings: [history],
+    warnings: [history, "orchestration.steps[1].sequence[0]"],
   },
   {
     id: "structured-thinker",
@@ -135,6 +135,15 @@ describe("AgentDock templates in every shape AgentDock ships load unchanged", ()
       ["pubmed_search"],
       ["pubmed_fetch"],
     ]);
+  });
+
+  it("warns that a step whose sequence needs a missing tool cannot complete", () => {
+    const { warnings } = loadTemplateFile(fileOf("clinical-reasoner"), toolCatalogueEntries);
+    assert.deepEqual(warnings.at(-1), {
+      path: "orchestration.steps[1].sequence[0]",
+      message:
+        'step "Literature" cannot complete its sequence here: it needs pubmed_search, pubmed_fetch, which this project does not have',
+    });
   });
 
   it("accepts chatSettings.placeholderText and keeps it for clients", () => {
