@@ -58,14 +58,3 @@ export function compileLinearRegex(pattern: string, flags: string): CompiledRege
     };
   }
 }
-
-/**
- * How many RE2 instructions the `message_regex` patterns of one template may compile to, together.
- * Linear is not free: deciding costs (message length) x (instructions), and patterns built to
- * defeat RE2's cached DFA (`\w*a\w{450}\d`) fall back to simulating every instruction on every
- * character. At this budget the worst pattern found decides a 32,000-character message in 0.7 to
- * 2.7 s on a busy shared 2-core machine (`npm run bench -- regex`), inside the 5 s workflow task;
- * without it 34 characters took 6.2 s. The shipped cognitive-reasoner's six patterns use 358
- * instructions; `message_contains` uses none.
- */
-export const MESSAGE_REGEX_INSTRUCTION_BUDGET = 500;
