@@ -14,6 +14,11 @@ import {
   type FakeOpenAIServer,
   type FakeReply,
 } from "../support/fake-openai-server.ts";
+import {
+  offeredAnthropicTools,
+  startFakeAnthropicServer,
+  type FakeAnthropicServer,
+} from "../support/fake-anthropic-server.ts";
 import { activityAttempts, fetchHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
@@ -95,10 +100,12 @@ const chatCases: ChatCase[] = [
 describe("AgentDock's providers, each against a local server speaking its protocol", () => {
   let env: TestEnv;
   let gemini: FakeGeminiServer;
+  let anthropic: FakeAnthropicServer;
   const chat = new Map<ChatCompletionsFlavor, FakeOpenAIServer>();
 
   before(async () => {
     gemini = await startFakeGeminiServer();
+    anthropic = await startFakeAnthropicServer();
     for (const flavor of ["groq", "deepseek", "cerebras"] as const) {
       chat.set(flavor, await startFakeOpenAIServer([], { flavor }));
     }
@@ -106,6 +113,7 @@ describe("AgentDock's providers, each against a local server speaking its protoc
     const providerConfig: ProviderConfig = {
       scripted: {},
       gemini: { apiKey, baseURL: `${gemini.url}/v1beta` },
+      anthropic: { apiKey, baseURL: `${anthropic.url}/v1` },
       groq: { apiKey, baseURL: url("groq") },
       deepseek: { apiKey, baseURL: url("deepseek") },
       cerebras: { apiKey, baseURL: url("cerebras") },
@@ -116,6 +124,7 @@ describe("AgentDock's providers, each against a local server speaking its protoc
   after(async () => {
     await env.close();
     await gemini.close();
+    await anthropic.close();
     for (const server of chat.values()) await server.close();
   });
 
@@ -180,6 +189,45 @@ describe("AgentDock's providers, each against a local server speaking its protoc
     assert.doesNotMatch(history, new RegExp(apiKey));
     const attempts = await activityAttempts(env.client, workflowIdFor(sessionId));
     assert.equal(attempts.filter((a) => a.type === "invokeModelStreaming").length, 4);
+  });
+
+  it("anthropic: streams critique → debate → reflect with extended thinking on every call", async () => {
+    anthropic.enqueue(...evaluation("Weighing the claim with extended thinking."));
+    const sessionId = uniqueId("anthropic");
+    const template = {
+      ...reasoner,
+      llm: {
+        provider: "anthropic" as const,
+        model: "claude-3-7-sonnet-20250219",
+        maxTokens: 4096,
+        providerOptions: { thinking: { type: "enabled", budgetTokens: 1024 } },
+      },
+    };
+    const result = await env.sessions.sendWithStart({ template, sessionId }, message, "m1");
+
+    assert.equal(result.error, undefined);
+    assert.equal(result.text, "Remote work helps focused tasks and hurts onboarding.");
+    assert.deepEqual(
+      result.toolCalls.map((call) => call.toolName),
+      ["critique", "debate", "reflect"],
+    );
+    assert.ok(result.state.cumulativeTokenUsage.totalTokens > 0);
+    const requests = anthropic.requests;
+    assert.equal(requests.length, 4);
+    assert.deepEqual(requests.slice(0, 3).map(offeredAnthropicTools), [
+      ["critique"],
+      ["debate"],
+      ["reflect"],
+    ]);
+    for (const request of requests) {
+      assert.equal(request.path, "/v1/messages");
+      assert.equal(request.headers["x-api-key"], apiKey);
+      assert.equal(request.body.stream, true);
+      assert.deepEqual(request.body.thinking, { type: "enabled", budget_tokens: 1024 });
+    }
+    const history = historyText(await fetchHistory(env.client, workflowIdFor(sessionId)));
+    assert.match(history, /Weighing the claim with extended thinking\./);
+    assert.doesNotMatch(history, new RegExp(apiKey));
   });
 
   for (const row of chatCases) {
