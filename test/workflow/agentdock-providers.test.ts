@@ -19,6 +19,11 @@ import {
   startFakeAnthropicServer,
   type FakeAnthropicServer,
 } from "../support/fake-anthropic-server.ts";
+import {
+  offeredResponsesTools,
+  startFakeResponsesServer,
+  type FakeResponsesServer,
+} from "../support/fake-openai-responses-server.ts";
 import { activityAttempts, fetchHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
@@ -101,11 +106,13 @@ describe("AgentDock's providers, each against a local server speaking its protoc
   let env: TestEnv;
   let gemini: FakeGeminiServer;
   let anthropic: FakeAnthropicServer;
+  let openai: FakeResponsesServer;
   const chat = new Map<ChatCompletionsFlavor, FakeOpenAIServer>();
 
   before(async () => {
     gemini = await startFakeGeminiServer();
     anthropic = await startFakeAnthropicServer();
+    openai = await startFakeResponsesServer();
     for (const flavor of ["groq", "deepseek", "cerebras"] as const) {
       chat.set(flavor, await startFakeOpenAIServer([], { flavor }));
     }
@@ -114,6 +121,7 @@ describe("AgentDock's providers, each against a local server speaking its protoc
       scripted: {},
       gemini: { apiKey, baseURL: `${gemini.url}/v1beta` },
       anthropic: { apiKey, baseURL: `${anthropic.url}/v1` },
+      openai: { apiKey, baseURL: `${openai.url}/v1` },
       groq: { apiKey, baseURL: url("groq") },
       deepseek: { apiKey, baseURL: url("deepseek") },
       cerebras: { apiKey, baseURL: url("cerebras") },
@@ -125,6 +133,7 @@ describe("AgentDock's providers, each against a local server speaking its protoc
     await env.close();
     await gemini.close();
     await anthropic.close();
+    await openai.close();
     for (const server of chat.values()) await server.close();
   });
 
@@ -228,6 +237,41 @@ describe("AgentDock's providers, each against a local server speaking its protoc
     const history = historyText(await fetchHistory(env.client, workflowIdFor(sessionId)));
     assert.match(history, /Weighing the claim with extended thinking\./);
     assert.doesNotMatch(history, new RegExp(apiKey));
+  });
+
+  it("openai: streams critique → debate → reflect over the Responses API with a reasoning effort", async () => {
+    openai.enqueue(...evaluation());
+    const sessionId = uniqueId("openai");
+    const template = {
+      ...reasoner,
+      llm: {
+        provider: "openai" as const,
+        model: "o4-mini",
+        providerOptions: { reasoningEffort: "low" },
+      },
+    };
+    const result = await env.sessions.sendWithStart({ template, sessionId }, message, "m1");
+
+    assert.equal(result.error, undefined);
+    assert.equal(result.text, "Remote work helps focused tasks and hurts onboarding.");
+    assert.deepEqual(
+      result.toolCalls.map((call) => call.toolName),
+      ["critique", "debate", "reflect"],
+    );
+    assert.ok(result.state.cumulativeTokenUsage.totalTokens > 0);
+    const requests = openai.requests;
+    assert.equal(requests.length, 4);
+    assert.deepEqual(requests.slice(0, 3).map(offeredResponsesTools), [
+      ["critique"],
+      ["debate"],
+      ["reflect"],
+    ]);
+    for (const request of requests) {
+      assert.equal(request.path, "/v1/responses");
+      assert.equal(request.headers.authorization, `Bearer ${apiKey}`);
+      assert.equal(request.body.stream, true);
+      assert.equal((request.body.reasoning as { effort?: string }).effort, "low");
+    }
   });
 
   for (const row of chatCases) {
