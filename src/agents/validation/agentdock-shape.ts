@@ -214,10 +214,16 @@ export function fromAgentDockShape(input: Record<string, unknown>): ShapeConvers
     issues.push({ path: "nodeConfigurations", message: "expected an object keyed by node name" });
   }
   for (const key of Object.keys(configs)) {
-    if (key !== llmKey && !(Array.isArray(nodes) && nodes.includes(key))) {
+    if (key === llmKey) continue;
+    if (!(Array.isArray(nodes) && nodes.includes(key))) {
       issues.push({
         path: formatPath(["nodeConfigurations", key]),
         message: `configures "${key}", which is not in "nodes"; add it to nodes or remove this entry`,
+      });
+    } else {
+      collected.warnings.push({
+        path: formatPath(["nodeConfigurations", key]),
+        message: "has no effect here: tools take their settings from the worker's environment",
       });
     }
   }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { providerOptionsSchemas } from "../../llm/provider-options.ts";
+import { providerOptionKeys, providerOptionsSchemas } from "../../llm/provider-options.ts";
 import type { AgentTemplate } from "../../orchestration/template-schema.ts";
 import type { JsonSchema } from "./json-schema-keys.ts";
 import type { CheckIssue } from "./template-checks.ts";
@@ -30,6 +30,10 @@ export function checkProviderOptions(
 ): { errors: TemplateIssue[]; warnings: CheckIssue[] } {
   const { provider, providerOptions } = template.llm;
   if (providerOptions === undefined) return { errors: [], warnings: [] };
+  if (providerOptionKeys(provider).length === 0 && Object.keys(providerOptions).length > 0) {
+    const message = `the ${provider} model takes no provider options; remove llm.providerOptions`;
+    return { errors: [{ path: format(at), message }], warnings: [] };
+  }
   const parsed = providerOptionsSchemas[provider].safeParse(providerOptions);
   if (!parsed.success) {
     const errors = toTemplateIssues(parsed.error, jsonSchemaOf(provider), providerOptions, (path) =>

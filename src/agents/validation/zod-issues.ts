@@ -52,9 +52,12 @@ function unknownDiscriminator(
 
 function messageFor(issue: Issue, path: PathSegment[], input: unknown): string {
   switch (issue.code) {
-    case "invalid_type":
-      if (valueAt(input, path) === undefined) return `required: add a ${issue.expected} here`;
-      return `expected ${issue.expected}, got ${describeValue(valueAt(input, path))}`;
+    case "invalid_type": {
+      // zod names a keyed object a "record"; a template author writes an object.
+      const expected = issue.expected === "record" ? "object" : issue.expected;
+      if (valueAt(input, path) === undefined) return `required: add a ${expected} here`;
+      return `expected ${expected}, got ${describeValue(valueAt(input, path))}`;
+    }
     case "invalid_union": {
       const discriminated = unknownDiscriminator(issue, path, input);
       if (discriminated !== undefined) return discriminated;
@@ -94,7 +97,10 @@ export function toTemplateIssues(
       const known = allowedKeysAt(jsonSchema, path, input).filter((key) => key !== "$schema");
       return issue.keys.map((key) => ({
         path: format([...path, key]),
-        message: `unknown key "${key}"${didYouMean(key, known)} (allowed here: ${known.join(", ")})`,
+        message:
+          known.length === 0
+            ? `unknown key "${key}" (nothing is allowed here)`
+            : `unknown key "${key}"${didYouMean(key, known)} (allowed here: ${known.join(", ")})`,
       }));
     }
     const discriminated = issue.code === "invalid_union" && "discriminator" in issue;

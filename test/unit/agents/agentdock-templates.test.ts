@@ -304,3 +304,63 @@ describe("what stays an error in an AgentDock template", () => {
     );
   });
 });
+
+describe("provider options in our own template shape", () => {
+  function issuesFor(llm: Record<string, unknown>): readonly TemplateIssue[] {
+    return issuesOf({ id: "demo", name: "Demo", llm });
+  }
+
+  it("refuses options for the scripted model, saying to remove them", () => {
+    assert.deepEqual(
+      issuesFor({ provider: "scripted", model: "auto", providerOptions: { x: 1 } }),
+      [
+        {
+          path: "llm.providerOptions",
+          message: "the scripted model takes no provider options; remove llm.providerOptions",
+        },
+      ],
+    );
+  });
+
+  it("names a nested setting the provider does not take, with the ones it does", () => {
+    assert.deepEqual(
+      issuesFor({
+        provider: "gemini",
+        model: "gemini-2.5-flash",
+        providerOptions: { thinkingConfig: { thinkingBuget: 100 } },
+      }),
+      [
+        {
+          path: "llm.providerOptions.thinkingConfig.thinkingBuget",
+          message:
+            'unknown key "thinkingBuget" — did you mean "thinkingBudget"? (allowed here: thinkingBudget, includeThoughts, thinkingLevel)',
+        },
+      ],
+    );
+  });
+
+  it("asks for an object where the options are something else", () => {
+    assert.deepEqual(issuesFor({ provider: "groq", model: "m", providerOptions: "fast" }), [
+      { path: "llm.providerOptions", message: 'expected object, got the string "fast"' },
+    ]);
+  });
+
+  it("warns that a tool's node configuration has no effect", () => {
+    const json = jsonOf("groq-distill");
+    const warnings: TemplateIssue[] = [];
+    parseAgentTemplate(
+      {
+        ...json,
+        nodeConfigurations: {
+          ...(json.nodeConfigurations as Record<string, unknown>),
+          search: { maxResults: 3 },
+        },
+      },
+      { tools: toolCatalogueEntries, onWarning: (warning) => warnings.push(warning) },
+    );
+    assert.deepEqual(warnings.at(-1), {
+      path: "nodeConfigurations.search",
+      message: "has no effect here: tools take their settings from the worker's environment",
+    });
+  });
+});
