@@ -2,9 +2,14 @@ import type { Condition } from "../../orchestration/condition-schema.ts";
 import type { AgentTemplate, Step } from "../../orchestration/template-schema.ts";
 import { didYouMean, type PathSegment } from "./template-paths.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
-import { isPattern, matchesAny } from "../../orchestration/tool-patterns.ts";
-import { agentDockToolNames } from "./agentdock-tools.ts";
 import { checkRegexes } from "./regex-checks.ts";
+import {
+  checkPolicyNames,
+  checkSequence,
+  expandAgentTools,
+  unknownToolMessage,
+  warnMissingSequenceTools,
+} from "./tool-name-checks.ts";
 
 export interface CheckIssue {
   path: PathSegment[];
@@ -81,53 +86,6 @@ export function checkTemplate(
   return { errors, warnings, tools, missingTools };
 }
 
-function expandAgentTools(
-  declared: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-  errors: CheckIssue[],
-  missingTools: string[],
-): string[] {
-  const tools: string[] = [];
-  const known = catalogue?.map((entry) => entry.name) ?? [];
-  declared.forEach((name, index) => {
-    const path: PathSegment[] = ["tools", index];
-    if (isPattern(name)) {
-      if (catalogue === undefined) {
-        errors.push({
-          path,
-          message: `the pattern "${name}" needs a tool catalogue to expand; list tool names instead`,
-        });
-        return;
-      }
-      const matched = catalogue
-        .filter((entry) => matchesAny([name], entry))
-        .map((entry) => entry.name);
-      if (matched.length === 0)
-        errors.push({
-          path,
-          message: `the pattern "${name}" matches no known tool (known: ${known.join(", ")})`,
-        });
-      for (const tool of matched) if (!tools.includes(tool)) tools.push(tool);
-      return;
-    }
-    if (catalogue !== undefined && !known.includes(name) && agentDockToolNames.has(name)) {
-      if (!missingTools.includes(name)) missingTools.push(name);
-    } else if (catalogue !== undefined && !known.includes(name)) {
-      errors.push({
-        path,
-        message: `unknown tool "${name}"${didYouMean(name, [...known, ...agentDockToolNames])} (known: ${known.join(", ")})`,
-      });
-      return;
-    }
-    if (tools.includes(name)) {
-      errors.push({ path, message: `"${name}" is listed twice; list each tool once` });
-      return;
-    }
-    tools.push(name);
-  });
-  return tools;
-}
-
 function checkStepNames(steps: readonly Step[], errors: CheckIssue[]): void {
   const seen = new Map<string, number>();
   steps.forEach((step, index) => {
@@ -169,79 +127,6 @@ function checkDefaults(
     });
   });
   return chosen;
-}
-
-function checkPolicyNames(
-  step: Step,
-  tools: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-  at: (...rest: PathSegment[]) => PathSegment[],
-  errors: CheckIssue[],
-  warnings: CheckIssue[],
-  toolEntries: readonly ToolCatalogueEntry[],
-): void {
-  for (const list of ["allowed", "denied"] as const) {
-    (step.availableTools?.[list] ?? []).forEach((name, index) => {
-      const path = at("availableTools", list, index);
-      if (isPattern(name)) {
-        if (!toolEntries.some((entry) => matchesAny([name], entry))) {
-          warnings.push({
-            path,
-            message: `the pattern "${name}" matches none of this agent's tools`,
-          });
-        }
-        return;
-      }
-      const problem = unknownToolMessage(name, tools, catalogue);
-      if (problem !== undefined) errors.push({ path, message: problem });
-    });
-  }
-}
-
-function unknownToolMessage(
-  name: string,
-  tools: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-): string | undefined {
-  if (tools.includes(name)) return undefined;
-  if (catalogue?.some((entry) => entry.name === name) === true) {
-    return `"${name}" is not one of this agent's tools; add it to "tools"`;
-  }
-  return `unknown tool "${name}"${didYouMean(name, tools)} (this agent's tools: ${tools.join(", ") || "none"})`;
-}
-
-function checkSequence(
-  step: Step,
-  tools: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-  toolEntries: readonly ToolCatalogueEntry[],
-  at: (...rest: PathSegment[]) => PathSegment[],
-  errors: CheckIssue[],
-): void {
-  const allowed = step.availableTools?.allowed;
-  const denied = step.availableTools?.denied ?? [];
-  (step.sequence ?? []).forEach((alternatives, position) => {
-    alternatives.forEach((name, alternative) => {
-      const path =
-        alternatives.length === 1
-          ? at("sequence", position)
-          : at("sequence", position, alternative);
-      const problem = unknownToolMessage(name, tools, catalogue);
-      if (problem !== undefined) {
-        errors.push({ path, message: problem });
-        return;
-      }
-      const entry = toolEntries.find((tool) => tool.name === name) ?? { name };
-      const permitted =
-        (allowed === undefined || matchesAny(allowed, entry)) && !matchesAny(denied, entry);
-      if (!permitted) {
-        errors.push({
-          path,
-          message: `"${name}" is in the sequence but this step's availableTools does not allow it; allow it or remove it from the sequence`,
-        });
-      }
-    });
-  });
 }
 
 function checkCondition(
@@ -314,26 +199,5 @@ function warnUnreachableSteps(
         message: `step "${step.name}" can never become active: it has no conditions, is not the default and no onComplete names it`,
       });
     }
-  });
-}
-
-/** A sequence with a position only missing tools could fill cannot complete here. */
-function warnMissingSequenceTools(
-  steps: readonly Step[],
-  missingTools: readonly string[],
-  warnings: CheckIssue[],
-): void {
-  if (missingTools.length === 0) return;
-  steps.forEach((step, index) => {
-    const sequence = step.sequence ?? [];
-    const first = sequence.findIndex((alternatives) =>
-      alternatives.every((name) => missingTools.includes(name)),
-    );
-    if (first === -1) return;
-    const lacking = [...new Set(sequence.flat().filter((name) => missingTools.includes(name)))];
-    warnings.push({
-      path: ["orchestration", "steps", index, "sequence", first],
-      message: `step "${step.name}" cannot complete its sequence here: it needs ${lacking.join(", ")}, which this project does not have`,
-    });
   });
 }
