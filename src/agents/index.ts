@@ -14,3 +14,9 @@ export {
   templateJsonSchemaFile,
   templateJsonSchemaText,
 } from "./template-json-schema.ts";
+export {
+  parseAgentTemplate,
+  TemplateError,
+  type ParseTemplateOptions,
+  type TemplateIssue,
+} from "./validation/index.ts";

@@ -12,13 +12,8 @@ import { jsonErrorPosition } from "./json-error-position.ts";
 import { encodeModelId } from "../llm/model-id.ts";
 import { ModelIdError } from "../llm/model-id-error.ts";
 import { MAX_TEMPLATE_FILE_BYTES, TemplateTooLargeError } from "./template-too-large-error.ts";
-import {
-  parseAgentTemplate,
-  TemplateError,
-  type AgentTemplate,
-  type TemplateIssue,
-  type ToolCatalogueEntry,
-} from "../orchestration/index.ts";
+import type { AgentTemplate, ToolCatalogueEntry } from "../orchestration/index.ts";
+import { parseAgentTemplate, TemplateError, type TemplateIssue } from "./validation/index.ts";
 
 export interface LoadedAgent {
   template: AgentTemplate;
@@ -26,6 +21,8 @@ export interface LoadedAgent {
   warnings: TemplateIssue[];
   /** Where the file keeps the id: `id`, or `agentId` in AgentDock's shape. */
   idKey: "id" | "agentId";
+  /** AgentDock tools the template names that this project lacks: never offered to the model. */
+  missingTools: string[];
 }
 
 export interface LoadOptions {
@@ -143,15 +140,17 @@ export function loadTemplateFile(file: string, tools: readonly ToolCatalogueEntr
   const shown = displayPath(file);
   const text = readTemplateText(file, shown);
   const warnings: TemplateIssue[] = [];
+  const missingTools: string[] = [];
   const json = parseJsonText(text, file);
   const template = parseAgentTemplate(json, {
     tools,
     source: shown,
     onWarning: (warning) => warnings.push(warning),
+    onMissingTools: (names) => missingTools.push(...names),
   });
   checkLlmBlock(template, shown);
   const idKey = typeof json === "object" && json !== null && "agentId" in json ? "agentId" : "id";
-  return { template, file, warnings, idKey };
+  return { template, file, warnings, idKey, missingTools };
 }
 
 /**

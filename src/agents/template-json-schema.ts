@@ -1,14 +1,12 @@
-import { z } from "zod";
-import { agentTemplateSchema } from "../orchestration/index.ts";
+import { templateInputJsonSchema } from "./validation/template-input-json-schema.ts";
 
 /** Where the generated schema lives; shipped templates point at it with `$schema`. */
 export const templateJsonSchemaFile = "agents/template.schema.json";
 
 /** The JSON Schema of the template file format, generated from the zod schema (input side). */
 export function templateJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(agentTemplateSchema, { io: "input", target: "draft-2020-12" });
   return {
-    ...schema,
+    ...templateInputJsonSchema(),
     title: "agentdock-temporal agent template",
     description:
       "An agent: persona, model, tools and orchestration steps. Generated from src/orchestration/template-schema.ts by `npm run schema`; do not edit.",

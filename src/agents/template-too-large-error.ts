@@ -1,4 +1,4 @@
-import { TemplateError } from "../orchestration/index.ts";
+import { TemplateError } from "./validation/template-error.ts";
 
 /** Template files larger than this are refused before they are read. */
 export const MAX_TEMPLATE_FILE_BYTES = 1024 * 1024;

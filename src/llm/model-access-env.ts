@@ -3,7 +3,7 @@ import { z } from "zod";
 import { modelAccessEnvVars, type ModelAccess } from "./model-access.ts";
 import { modelProviders, type ModelProvider } from "./model-id.ts";
 import { ProviderConfigError } from "./provider-config-error.ts";
-import type { ProviderConfig } from "./provider-config.ts";
+import { configuredProviderBaseURLs, type ProviderConfig } from "./provider-config.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -49,11 +49,7 @@ const envSchema = z.object({
 
 /** The base URLs the operator configured for the providers themselves. */
 export function configuredBaseURLs(config: ProviderConfig): string[] {
-  return [
-    config.openai?.baseURL,
-    config.anthropic?.baseURL,
-    config.openaiCompatible?.baseURL,
-  ].filter((url): url is string => url !== undefined);
+  return configuredProviderBaseURLs(config);
 }
 
 export interface WorkerOwnConfig {

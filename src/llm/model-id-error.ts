@@ -1,5 +1,5 @@
 /** The template field a model id problem comes from, for errors that name the path to fix. */
-export type LlmField = "llm.provider" | "llm.model" | "llm.baseURL";
+export type LlmField = "llm.provider" | "llm.model" | "llm.baseURL" | "llm.providerOptions";
 
 /**
  * A model id the worker's provider cannot decode, or an `llm` block that cannot be encoded into

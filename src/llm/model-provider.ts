@@ -1,4 +1,8 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
+import { createCerebras } from "@ai-sdk/cerebras";
+import { createDeepSeek } from "@ai-sdk/deepseek";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createGroq } from "@ai-sdk/groq";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { NoSuchModelError } from "@ai-sdk/provider";
@@ -6,7 +10,9 @@ import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
 import { checkModelAccess, type ModelAccess } from "./model-access.ts";
 import { decodeModelId, type ModelRef } from "./model-id.ts";
 import { ProviderConfigError } from "./provider-config-error.ts";
-import { providerEnvVars, type ProviderConfig } from "./provider-config.ts";
+import { providerEnvVars, type KeyedSection, type ProviderConfig } from "./provider-config.ts";
+import { providerOptionsMiddleware } from "./provider-options-middleware.ts";
+import { wrapLanguageModel } from "ai";
 import { createScriptedModel } from "./scripted/scripted-model.ts";
 
 const defaultCompatibleName = "openai-compatible";
@@ -28,7 +34,10 @@ export function createModelProvider(config: ProviderConfig, access: ModelAccess)
       if (cached !== undefined) return cached;
       const ref = decodeModelId(modelId);
       checkModelAccess(ref, access, scriptDir);
-      const model = buildModel(ref, config);
+      const middleware = providerOptionsMiddleware(ref);
+      const built = buildModel(ref, config);
+      const model =
+        middleware.length === 0 ? built : wrapLanguageModel({ model: built, middleware });
       models.set(modelId, model);
       return model;
     },
@@ -86,11 +95,48 @@ function buildModel(ref: ModelRef, config: ProviderConfig): LanguageModelV4 {
         includeUsage: true,
       }).languageModel(ref.model);
     }
+    case "gemini": {
+      const settings = keyed("gemini", "Gemini", ref, config);
+      return createGoogleGenerativeAI({
+        apiKey: settings.apiKey,
+        baseURL: ref.baseURL ?? settings.baseURL,
+      }).languageModel(ref.model);
+    }
+    case "groq": {
+      const settings = keyed("groq", "Groq", ref, config);
+      return createGroq({
+        apiKey: settings.apiKey,
+        baseURL: ref.baseURL ?? settings.baseURL,
+      }).languageModel(ref.model);
+    }
+    case "deepseek": {
+      const settings = keyed("deepseek", "DeepSeek", ref, config);
+      return createDeepSeek({
+        apiKey: settings.apiKey,
+        baseURL: ref.baseURL ?? settings.baseURL,
+      }).languageModel(ref.model);
+    }
+    case "cerebras": {
+      const settings = keyed("cerebras", "Cerebras", ref, config);
+      return createCerebras({
+        apiKey: settings.apiKey,
+        baseURL: ref.baseURL ?? settings.baseURL,
+      }).languageModel(ref.model);
+    }
     default: {
       const unknown: never = ref.provider;
       throw new ProviderConfigError(`unknown model provider "${String(unknown)}"`, []);
     }
   }
+}
+
+function keyed(
+  section: KeyedSection,
+  label: string,
+  ref: ModelRef,
+  config: ProviderConfig,
+): { apiKey: string; baseURL?: string | undefined } {
+  return config[section] ?? missingKey(label, ref, providerEnvVars[section].apiKey);
 }
 
 function missingKey(label: string, ref: ModelRef, variable: string): never {

@@ -1,5 +1,3 @@
-export { parseAgentTemplate, type ParseTemplateOptions } from "./parse-template.ts";
-export { TemplateError, type TemplateIssue } from "./template-error.ts";
 export { createOrchestrator, type Orchestrator, type ToolChoice } from "./orchestrator.ts";
 export type { Decision } from "./step-selection.ts";
 export type { ToolCallCheck, ToolDecision } from "./tool-policy.ts";

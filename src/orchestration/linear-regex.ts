@@ -1,5 +1,4 @@
 import { RE2JS, RE2JSSyntaxException } from "re2js";
-import { unsupportedFeature } from "./regex-features.ts";
 
 /**
  * `message_regex` patterns run on RE2 (re2js: pure JavaScript, deterministic, so it runs in the
@@ -11,7 +10,13 @@ export type LinearRegex = RE2JS;
 
 export type CompiledRegex =
   | { ok: true; regex: LinearRegex; instructions: number }
-  | { ok: false; field: "value" | "flags"; message: string };
+  | {
+      ok: false;
+      field: "value" | "flags";
+      message: string;
+      /** RE2's own description and the part of the pattern it names, for the loader's wording. */
+      syntax?: { description: string; snippet: string };
+    };
 
 /**
  * The JavaScript flags a template may give, as RE2 flags. `u` changes nothing: RE2 always matches
@@ -45,24 +50,11 @@ export function compileLinearRegex(pattern: string, flags: string): CompiledRege
     if (!(error instanceof RE2JSSyntaxException)) throw error;
     const description = error.getDescription();
     const snippet = error.getPattern() ?? "";
-    const feature = unsupportedFeature(description, snippet);
     return {
       ok: false,
       field: "value",
-      message:
-        feature ??
-        `invalid regular expression: ${description}${snippet === "" ? "" : `: "${snippet}"`}`,
+      message: `invalid regular expression: ${description}${snippet === "" ? "" : `: "${snippet}"`}`,
+      syntax: { description, snippet },
     };
   }
 }
-
-/**
- * How many RE2 instructions the `message_regex` patterns of one template may compile to, together.
- * Linear is not free: deciding costs (message length) x (instructions), and patterns built to
- * defeat RE2's cached DFA (`\w*a\w{450}\d`) fall back to simulating every instruction on every
- * character. At this budget the worst pattern found decides a 32,000-character message in 0.7 to
- * 2.7 s on a busy shared 2-core machine (`npm run bench -- regex`), inside the 5 s workflow task;
- * without it 34 characters took 6.2 s. The shipped cognitive-reasoner's six patterns use 358
- * instructions; `message_contains` uses none.
- */
-export const MESSAGE_REGEX_INSTRUCTION_BUDGET = 500;

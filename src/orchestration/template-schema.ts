@@ -81,7 +81,16 @@ export const orchestrationSchema = z.strictObject({
   steps: boundedArray(stepSchema, limits.steps, "steps").default([]),
 });
 
-export const llmProviders = ["scripted", "openai", "anthropic", "openai-compatible"] as const;
+export const llmProviders = [
+  "scripted",
+  "openai",
+  "anthropic",
+  "openai-compatible",
+  "gemini",
+  "groq",
+  "deepseek",
+  "cerebras",
+] as const;
 
 export const llmSchema = z.strictObject({
   provider: z.enum(llmProviders),
@@ -92,6 +101,12 @@ export const llmSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.int().min(1).optional(),
   baseURL: z.url().optional().describe("For openai-compatible servers (Ollama, vLLM, LM Studio)."),
+  providerOptions: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "Settings of this provider (useSearchGrounding, safetySettings, thinkingConfig, extractReasoning…); checked against the provider's own schema when the template loads.",
+    ),
 });
 
 export const durationSchema = z
@@ -153,6 +168,7 @@ export const agentTemplateSchema = z.strictObject({
         limits.listEntries,
         "prompts",
       ).optional(),
+      placeholderText: boundedString(limits.chatText).optional(),
     })
     .optional(),
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { loadAgent } from "../../src/agents/index.ts";
-import { TemplateError } from "../../src/orchestration/index.ts";
+import { TemplateError } from "../../src/agents/index.ts";
 import { SESSION_WORKFLOW_TYPE, workflowIdFor } from "../../src/session/index.ts";
 import type { SessionInput } from "../../src/session/index.ts";
 import { toolCatalogueEntries } from "../../src/tools/index.ts";

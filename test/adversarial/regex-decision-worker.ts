@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { createOrchestrator, parseAgentTemplate } from "../../src/orchestration/index.ts";
+import { createOrchestrator } from "../../src/orchestration/index.ts";
+import { parseAgentTemplate } from "../../src/agents/index.ts";
 import { regexAgent, type RegexDecisionRequest } from "./regex-agent.ts";
 
 // Runs in a worker thread so a decision that never returns (a backtracking engine) fails the

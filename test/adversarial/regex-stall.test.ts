@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  parseAgentTemplate,
-  TemplateError,
-  type AgentTemplate,
-} from "../../src/orchestration/index.ts";
+import { type AgentTemplate } from "../../src/orchestration/index.ts";
+import { parseAgentTemplate, TemplateError } from "../../src/agents/index.ts";
 import { MAX_MESSAGE_CHARS, workflowIdFor, type TurnResult } from "../../src/session/index.ts";
 import { toolCatalogueEntries } from "../../src/tools/index.ts";
 import { countEvents } from "../faults/fault-support.ts";

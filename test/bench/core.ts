@@ -1,9 +1,6 @@
 import { performance } from "node:perf_hooks";
-import {
-  createOrchestrator,
-  parseAgentTemplate,
-  type AgentTemplateInput,
-} from "../../src/orchestration/index.ts";
+import { createOrchestrator, type AgentTemplateInput } from "../../src/orchestration/index.ts";
+import { parseAgentTemplate } from "../../src/agents/index.ts";
 import { toolCatalogue, toolCatalogueEntries } from "../../src/tools/index.ts";
 import { noOrchestrationTemplate, twentyStepTemplate } from "./core-template.ts";
 import type { BenchOutcome } from "./support/outcome.ts";

@@ -2,10 +2,10 @@ import { performance } from "node:perf_hooks";
 import { RE2JS } from "re2js";
 import {
   createOrchestrator,
-  parseAgentTemplate,
   type AgentTemplateInput,
   type Condition,
 } from "../../src/orchestration/index.ts";
+import { parseAgentTemplate } from "../../src/agents/index.ts";
 import { MAX_MESSAGE_CHARS } from "../../src/session/index.ts";
 import { toolCatalogueEntries } from "../../src/tools/index.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";

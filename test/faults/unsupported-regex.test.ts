@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { loadAgent, loadTemplateFile } from "../../src/agents/index.ts";
-import { TemplateError } from "../../src/orchestration/index.ts";
+import { TemplateError } from "../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../src/tools/index.ts";
 import { scratchDir } from "./fault-support.ts";
 

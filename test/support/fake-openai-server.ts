@@ -6,9 +6,15 @@ import type { ProviderConfig } from "../../src/llm/provider-config.ts";
 
 /** What the server answers to the next chat-completions request, in arrival order. */
 export type FakeReply =
-  | { toolCall: { name: string; arguments: Record<string, unknown> | string } }
+  | {
+      toolCall: { name: string; arguments: Record<string, unknown> | string };
+      /** Reasoning streamed before the call, in the flavor's field. */
+      reasoning?: string;
+    }
   | {
       text: string;
+      /** Reasoning streamed before the text, in the flavor's field. */
+      reasoning?: string;
       /** Streaming only: wait this long before each word (a model that streams slowly). */
       wordDelayMs?: number;
       /** Streaming only: cut the connection after this many words (a provider dropping mid-stream). */
@@ -56,6 +62,18 @@ export interface FakeOpenAIServer {
   close(): Promise<void>;
 }
 
+/**
+ * Providers that speak OpenAI's chat-completions protocol, each with its own quirks in streaming:
+ * where reasoning arrives (`reasoning_content` for DeepSeek, `reasoning` for Groq and Cerebras)
+ * and where usage comes (a last chunk when asked for; Groq's `x_groq.usage` on the final chunk;
+ * Cerebras always on the final chunk, with its `time_info`).
+ */
+export type ChatCompletionsFlavor = "openai" | "groq" | "deepseek" | "cerebras";
+
+export interface FakeOpenAIServerOptions {
+  flavor?: ChatCompletionsFlavor;
+}
+
 /** A worker's providers: the scripted model, and `openai-compatible` answered by this server. */
 export function fakeProviderConfig(server: { url: string }, apiKey = "test-key"): ProviderConfig {
   return { scripted: {}, openaiCompatible: { baseURL: `${server.url}/v1`, apiKey } };
@@ -75,7 +93,9 @@ export function offeredTools(request: RecordedRequest): string[] {
  */
 export async function startFakeOpenAIServer(
   replies: readonly FakeReply[] = [],
+  options: FakeOpenAIServerOptions = {},
 ): Promise<FakeOpenAIServer> {
+  const flavor = options.flavor ?? "openai";
   const queue: FakeReply[] = [...replies];
   const requests: RecordedRequest[] = [];
   let completions = 0;
@@ -126,6 +146,7 @@ export async function startFakeOpenAIServer(
         completion,
         body.stream_options?.include_usage === true,
         "text" in reply ? reply : {},
+        flavor,
       );
     } else {
       sendJson(response, 200, completionBody(completion));
@@ -160,6 +181,7 @@ interface Completion {
   model: string;
   created: number;
   text: string | undefined;
+  reasoning: string | undefined;
   toolCall: { id: string; name: string; arguments: string } | undefined;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
@@ -193,6 +215,7 @@ function toCompletion(
     model: request.model,
     created: Math.floor(Date.now() / 1000),
     text,
+    reasoning: reply.reasoning,
     toolCall,
     usage: { prompt_tokens: prompt, completion_tokens: output, total_tokens: prompt + output },
   };
@@ -240,6 +263,7 @@ async function writeStream(
   completion: Completion,
   includeUsage: boolean,
   pacing: { wordDelayMs?: number; dropAfterWords?: number },
+  flavor: ChatCompletionsFlavor,
 ): Promise<void> {
   response.writeHead(200, {
     "content-type": "text/event-stream",
@@ -262,6 +286,10 @@ async function writeStream(
   };
 
   delta({ role: "assistant", content: "" });
+  const reasoningField = flavor === "deepseek" ? "reasoning_content" : "reasoning";
+  for (const piece of completion.reasoning?.match(/\s*\S+\s*/g) ?? []) {
+    delta({ [reasoningField]: piece });
+  }
   let words = 0;
   for (const piece of completion.text?.match(/\s*\S+\s*/g) ?? []) {
     if (pacing.dropAfterWords !== undefined && words >= pacing.dropAfterWords) {
@@ -291,8 +319,27 @@ async function writeStream(
       delta({ tool_calls: [{ index: 0, function: { arguments: part } }] });
     }
   }
-  chunk([{ index: 0, delta: {}, finish_reason: finishReason(completion) }]);
-  if (includeUsage) chunk([], { usage: completion.usage });
+  const finish = [{ index: 0, delta: {}, finish_reason: finishReason(completion) }];
+  if (flavor === "groq") {
+    chunk(finish, { x_groq: { id: `req_${completion.id}`, usage: completion.usage } });
+    response.end("data: [DONE]\n\n");
+    return;
+  }
+  if (flavor === "cerebras") {
+    chunk(finish, { usage: completion.usage, time_info: { queue_time: 0.0001, total_time: 0.01 } });
+    response.end("data: [DONE]\n\n");
+    return;
+  }
+  chunk(finish);
+  const usage =
+    flavor === "deepseek"
+      ? {
+          ...completion.usage,
+          prompt_cache_hit_tokens: 0,
+          prompt_cache_miss_tokens: completion.usage.prompt_tokens,
+        }
+      : completion.usage;
+  if (includeUsage) chunk([], { usage });
   response.end("data: [DONE]\n\n");
 }
 

@@ -1,8 +1,11 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { listAgents } from "../../agents/index.ts";
 import { toolCatalogueEntries } from "../../tools/index.ts";
 import { dirsSchema } from "../arg-schemas.ts";
 import { agentsDirs, shownPath, templateFileFor } from "../agent-dirs.ts";
+import { agentNeeds, describeNeeds, providerReadiness } from "../agent-needs.ts";
 import type { Command } from "../cli-context.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
@@ -14,14 +17,28 @@ Lists the agent templates and validates each: the shipped ones (agents/), then e
 the folders in AGENTDOCK_AGENTS_DIR (separated like PATH). Each folder holds <id>/template.json;
 when two folders have the same id the first wins. An invalid template is listed as INVALID and
 its error printed exactly as loading it reports it (file, path of each problem, how to fix it);
-the command then exits 1. Warnings (e.g. unreachable steps) are printed too.
+the command then exits 1. Warnings (e.g. unreachable steps, settings with no effect here) are
+printed too. AgentDock templates (agentId, nodes, nodeConfigurations) load as they are.
+
+A valid agent may still lack what its sessions need to run as written: the worker's setting for
+its provider (GEMINI_API_KEY, GROQ_API_KEY, ... read from this environment, as a worker started
+here would) or AgentDock tools this project does not have. Those are listed under "needs".
 
 Options:
   --dir DIR    another folder of templates (repeatable)
-  --json       an array of {id, valid, name, description, file, steps, tools, warnings, error}
+  --json       an array of {id, valid, name, description, file, provider, steps, tools,
+               warnings, needs: {settings, tools}, error}
   -h, --help   this help
 
 ${exitCodesHelp}`;
+
+/** Template files of `id` in later folders, hidden by the first one (the one that is used). */
+function shadowedFiles(id: string, dirs: readonly string[]): string[] {
+  return dirs
+    .map((dir) => join(dir, id, "template.json"))
+    .filter((file) => existsSync(file))
+    .slice(1);
+}
 
 const schema = z.object({ dir: dirsSchema, json: z.boolean().default(false) });
 
@@ -40,6 +57,7 @@ export const agentsCommand: Command = {
     const dirs = agentsDirs(context, args.dir);
     const listings = listAgents({ agentsDirs: dirs, tools: toolCatalogueEntries });
     const invalid = listings.filter((listing) => !listing.ok);
+    const readiness = providerReadiness(context.env);
     if (args.json) {
       writeJson(
         context.stdout,
@@ -52,9 +70,11 @@ export const agentsCommand: Command = {
                 name: listing.agent.template.name,
                 description: listing.agent.template.description,
                 file: shownPath(listing.agent.file),
+                provider: listing.agent.template.llm.provider,
                 steps: listing.agent.template.orchestration.steps.map((step) => step.name),
                 tools: listing.agent.template.tools,
                 warnings: listing.agent.warnings,
+                needs: agentNeeds(listing.agent, readiness),
               }
             : {
                 id: listing.id,
@@ -85,7 +105,22 @@ export const agentsCommand: Command = {
         ? `No agent templates in ${dirs.map(shownPath).join(", ")}.`
         : formatTable([["AGENT", "NAME", "STEPS", "TOOLS", "FILE"], ...rows]),
     );
+    const needing = listings.flatMap((listing) => {
+      if (!listing.ok) return [];
+      const needs = describeNeeds(agentNeeds(listing.agent, readiness));
+      return needs === undefined ? [] : [`  ${listing.id}: ${needs}`];
+    });
+    if (needing.length > 0) {
+      writeLine(context.stdout, `\nTo run as written, ${needing.length} of them need:`);
+      for (const line of needing) writeLine(context.stdout, line);
+    }
     for (const listing of listings) {
+      for (const hidden of shadowedFiles(listing.id, dirs)) {
+        writeLine(
+          context.stderr,
+          `note: ${listing.id}: ${shownPath(hidden)} is not used: an earlier folder has an agent with the same id`,
+        );
+      }
       if (!listing.ok) continue;
       for (const warning of listing.agent.warnings) {
         writeLine(context.stderr, `warning: ${listing.id}: ${warning.path}: ${warning.message}`);

@@ -19,7 +19,9 @@ Environment:
                           Temporal's environment configuration (default 127.0.0.1:7233, "default")
   AGENTDOCK_TASK_QUEUE    task queue (default "agentdock")
   OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
-  OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY
+  OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY, GEMINI_API_KEY (or
+  GOOGLE_GENERATIVE_AI_API_KEY), GEMINI_BASE_URL, GROQ_API_KEY, GROQ_BASE_URL,
+  DEEPSEEK_API_KEY, DEEPSEEK_BASE_URL, CEREBRAS_API_KEY, CEREBRAS_BASE_URL
                           model providers (the scripted model needs none)
   SEARCH_PROVIDER=searxng, SEARXNG_URL
                           the search tool's provider (without one, search fails with a clear error)

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { listAgents, loadAgent } from "../../../src/agents/index.ts";
-import { TemplateError, type TemplateIssue } from "../../../src/orchestration/index.ts";
+import { TemplateError, type TemplateIssue } from "../../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 
 // Temporary agents folders live outside the project, so the loader shows their absolute paths.

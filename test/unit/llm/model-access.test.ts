@@ -168,7 +168,7 @@ describe("model access from the worker's environment", () => {
       () =>
         modelAccessFromEnv(
           {
-            AGENTDOCK_ALLOWED_PROVIDERS: "openai,gemini",
+            AGENTDOCK_ALLOWED_PROVIDERS: "openai,gemnii",
             AGENTDOCK_ALLOWED_BASE_URLS: "file:///x",
           },
           own,
@@ -179,7 +179,7 @@ describe("model access from the worker's environment", () => {
           "AGENTDOCK_ALLOWED_BASE_URLS",
           "AGENTDOCK_ALLOWED_PROVIDERS",
         ]);
-        assert.match(error.message, /"gemini" is not a provider/);
+        assert.match(error.message, /"gemnii" is not a provider/);
         assert.match(error.message, /"file:\/\/\/x" is not an http\(s\) base URL/);
         return true;
       },

@@ -13,6 +13,10 @@ const fullConfig: ProviderConfig = {
   openai: { apiKey: "sk-test" },
   anthropic: { apiKey: "sk-ant-test" },
   openaiCompatible: { name: "ollama", baseURL: "http://127.0.0.1:11434/v1" },
+  gemini: { apiKey: "g-test" },
+  groq: { apiKey: "q-test" },
+  deepseek: { apiKey: "d-test" },
+  cerebras: { apiKey: "c-test" },
   scripted: {},
 };
 
@@ -24,6 +28,10 @@ describe("the worker's model provider", () => {
     ["anthropic:claude-sonnet-4-5", "anthropic.messages", "claude-sonnet-4-5"],
     ["openai-compatible:llama3.1", "ollama.chat", "llama3.1"],
     ["openai-compatible:qwen2.5:7b@http://127.0.0.1:8000/v1", "ollama.chat", "qwen2.5:7b"],
+    ["gemini:gemini-2.5-flash", "google.generative-ai", "gemini-2.5-flash"],
+    ["groq:qwen-qwq-32b", "groq.chat", "qwen-qwq-32b"],
+    ["deepseek:deepseek-chat", "deepseek.chat", "deepseek-chat"],
+    ["cerebras:llama-3.3-70b", "cerebras.chat", "llama-3.3-70b"],
   ];
   for (const [id, provider, modelId] of routes) {
     it(`routes ${id} to the ${provider} model`, () => {
@@ -52,6 +60,10 @@ describe("the worker's model provider", () => {
     ["openai:gpt-4o-mini", "OPENAI_API_KEY"],
     ["anthropic:claude-sonnet-4-5", "ANTHROPIC_API_KEY"],
     ["openai-compatible:llama3.1", "OPENAI_COMPATIBLE_BASE_URL"],
+    ["gemini:gemini-2.5-flash", "GEMINI_API_KEY"],
+    ["groq:qwen-qwq-32b", "GROQ_API_KEY"],
+    ["deepseek:deepseek-chat", "DEEPSEEK_API_KEY"],
+    ["cerebras:llama-3.3-70b", "CEREBRAS_API_KEY"],
   ];
   for (const [id, variable] of missing) {
     it(`asks for ${variable} when ${id} cannot be built`, () => {

@@ -1,10 +1,10 @@
 import {
   createOrchestrator,
-  parseAgentTemplate,
   type AgentTemplateInput,
   type OrchestrationState,
   type Orchestrator,
 } from "../../../src/orchestration/index.ts";
+import { parseAgentTemplate } from "../../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 
 type OrchestrationInput = NonNullable<AgentTemplateInput["orchestration"]>;

@@ -6,13 +6,13 @@ import {
   createOrchestrator,
   matchesPattern,
   orchestrationStateSchema,
-  parseAgentTemplate,
   type AgentTemplate,
   type OrchestrationEvent,
   type OrchestrationState,
   type Orchestrator,
   type ReportedTokenUsage,
 } from "../../../src/orchestration/index.ts";
+import { parseAgentTemplate } from "../../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 
 // Property-based checks of the orchestrator's invariants (spec §2, §5, §6, §8) over random

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  createOrchestrator,
-  parseAgentTemplate,
-  TemplateError,
-  type AgentTemplateInput,
-} from "../../../src/orchestration/index.ts";
+import { createOrchestrator, type AgentTemplateInput } from "../../../src/orchestration/index.ts";
+import { parseAgentTemplate, TemplateError } from "../../../src/agents/index.ts";
 
 const valuePath = "orchestration.steps[1].conditions[0].value";
 

@@ -1,11 +1,15 @@
-import type { Condition } from "./condition-schema.ts";
-import { compileMessageRegex } from "./conditions/message-regex.ts";
-import { MESSAGE_REGEX_INSTRUCTION_BUDGET } from "./linear-regex.ts";
-import type { AgentTemplate, Step } from "./template-schema.ts";
+import type { Condition } from "../../orchestration/condition-schema.ts";
+import type { AgentTemplate, Step } from "../../orchestration/template-schema.ts";
 import { didYouMean, type PathSegment } from "./template-paths.ts";
-import { templateRegexes } from "./template-regexes.ts";
-import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
-import { isPattern, matchesAny } from "./tool-patterns.ts";
+import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
+import { checkRegexes } from "./regex-checks.ts";
+import {
+  checkPolicyNames,
+  checkSequence,
+  expandAgentTools,
+  unknownToolMessage,
+  warnMissingSequenceTools,
+} from "./tool-name-checks.ts";
 
 export interface CheckIssue {
   path: PathSegment[];
@@ -17,6 +21,8 @@ export interface CheckResult {
   warnings: CheckIssue[];
   /** `tools` with patterns expanded against the catalogue, in template order, no duplicates. */
   tools: string[];
+  /** AgentDock tools the template names that the catalogue lacks: it loads, they never run. */
+  missingTools: string[];
 }
 
 const ON_COMPLETE_KEYWORDS = new Set(["stay", "default"]);
@@ -28,7 +34,8 @@ export function checkTemplate(
 ): CheckResult {
   const errors: CheckIssue[] = [];
   const warnings: CheckIssue[] = [];
-  const tools = expandAgentTools(template.tools, catalogue, errors);
+  const missingTools: string[] = [];
+  const tools = expandAgentTools(template.tools, catalogue, errors, missingTools);
   const toolEntries = tools.map(
     (name) => catalogue?.find((entry) => entry.name === name) ?? { name },
   );
@@ -75,51 +82,8 @@ export function checkTemplate(
 
   checkRegexes(template, errors);
   warnUnreachableSteps(steps, defaultStep, warnings);
-  return { errors, warnings, tools };
-}
-
-function expandAgentTools(
-  declared: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-  errors: CheckIssue[],
-): string[] {
-  const tools: string[] = [];
-  const known = catalogue?.map((entry) => entry.name) ?? [];
-  declared.forEach((name, index) => {
-    const path: PathSegment[] = ["tools", index];
-    if (isPattern(name)) {
-      if (catalogue === undefined) {
-        errors.push({
-          path,
-          message: `the pattern "${name}" needs a tool catalogue to expand; list tool names instead`,
-        });
-        return;
-      }
-      const matched = catalogue
-        .filter((entry) => matchesAny([name], entry))
-        .map((entry) => entry.name);
-      if (matched.length === 0)
-        errors.push({
-          path,
-          message: `the pattern "${name}" matches no known tool (known: ${known.join(", ")})`,
-        });
-      for (const tool of matched) if (!tools.includes(tool)) tools.push(tool);
-      return;
-    }
-    if (catalogue !== undefined && !known.includes(name)) {
-      errors.push({
-        path,
-        message: `unknown tool "${name}"${didYouMean(name, known)} (known: ${known.join(", ")})`,
-      });
-      return;
-    }
-    if (tools.includes(name)) {
-      errors.push({ path, message: `"${name}" is listed twice; list each tool once` });
-      return;
-    }
-    tools.push(name);
-  });
-  return tools;
+  warnMissingSequenceTools(steps, missingTools, warnings);
+  return { errors, warnings, tools, missingTools };
 }
 
 function checkStepNames(steps: readonly Step[], errors: CheckIssue[]): void {
@@ -165,79 +129,6 @@ function checkDefaults(
   return chosen;
 }
 
-function checkPolicyNames(
-  step: Step,
-  tools: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-  at: (...rest: PathSegment[]) => PathSegment[],
-  errors: CheckIssue[],
-  warnings: CheckIssue[],
-  toolEntries: readonly ToolCatalogueEntry[],
-): void {
-  for (const list of ["allowed", "denied"] as const) {
-    (step.availableTools?.[list] ?? []).forEach((name, index) => {
-      const path = at("availableTools", list, index);
-      if (isPattern(name)) {
-        if (!toolEntries.some((entry) => matchesAny([name], entry))) {
-          warnings.push({
-            path,
-            message: `the pattern "${name}" matches none of this agent's tools`,
-          });
-        }
-        return;
-      }
-      const problem = unknownToolMessage(name, tools, catalogue);
-      if (problem !== undefined) errors.push({ path, message: problem });
-    });
-  }
-}
-
-function unknownToolMessage(
-  name: string,
-  tools: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-): string | undefined {
-  if (tools.includes(name)) return undefined;
-  if (catalogue?.some((entry) => entry.name === name) === true) {
-    return `"${name}" is not one of this agent's tools; add it to "tools"`;
-  }
-  return `unknown tool "${name}"${didYouMean(name, tools)} (this agent's tools: ${tools.join(", ") || "none"})`;
-}
-
-function checkSequence(
-  step: Step,
-  tools: readonly string[],
-  catalogue: readonly ToolCatalogueEntry[] | undefined,
-  toolEntries: readonly ToolCatalogueEntry[],
-  at: (...rest: PathSegment[]) => PathSegment[],
-  errors: CheckIssue[],
-): void {
-  const allowed = step.availableTools?.allowed;
-  const denied = step.availableTools?.denied ?? [];
-  (step.sequence ?? []).forEach((alternatives, position) => {
-    alternatives.forEach((name, alternative) => {
-      const path =
-        alternatives.length === 1
-          ? at("sequence", position)
-          : at("sequence", position, alternative);
-      const problem = unknownToolMessage(name, tools, catalogue);
-      if (problem !== undefined) {
-        errors.push({ path, message: problem });
-        return;
-      }
-      const entry = toolEntries.find((tool) => tool.name === name) ?? { name };
-      const permitted =
-        (allowed === undefined || matchesAny(allowed, entry)) && !matchesAny(denied, entry);
-      if (!permitted) {
-        errors.push({
-          path,
-          message: `"${name}" is in the sequence but this step's availableTools does not allow it; allow it or remove it from the sequence`,
-        });
-      }
-    });
-  });
-}
-
 function checkCondition(
   condition: Condition,
   step: Step,
@@ -267,30 +158,6 @@ function checkCondition(
     case "message_contains":
     case "message_starts_with":
       return;
-  }
-}
-
-/**
- * Each `message_regex` compiles for RE2 (the engine the workflow runs), and together they stay
- * within the instruction budget that bounds a decision's time on the longest message.
- */
-function checkRegexes(template: AgentTemplate, errors: CheckIssue[]): void {
-  let total = 0;
-  let reported = false;
-  for (const { condition, path } of templateRegexes(template)) {
-    const compiled = compileMessageRegex(condition);
-    if (!compiled.ok) {
-      errors.push({ path: [...path, compiled.field], message: compiled.message });
-      continue;
-    }
-    total += compiled.instructions;
-    if (total > MESSAGE_REGEX_INSTRUCTION_BUDGET && !reported) {
-      reported = true;
-      errors.push({
-        path: [...path, "value"],
-        message: `this pattern compiles to ${compiled.instructions} RE2 instructions, which brings the template's message_regex patterns to ${total}; at most ${MESSAGE_REGEX_INSTRUCTION_BUDGET} in all, since matching takes time proportional to message length times instructions. Use smaller counted repeats ({1000} repeats its part 1,000 times), fewer alternatives, or message_contains`,
-      });
-    }
   }
 }
 

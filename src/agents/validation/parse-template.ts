@@ -1,10 +1,12 @@
 import { fromAgentDockShape, isAgentDockShape } from "./agentdock-shape.ts";
+import { checkProviderOptions } from "./provider-options-check.ts";
 import { checkTemplate } from "./template-checks.ts";
 import { TemplateError, type TemplateIssue } from "./template-error.ts";
 import { formatPath, type PathSegment } from "./template-paths.ts";
-import { agentTemplateSchema, type AgentTemplate } from "./template-schema.ts";
-import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+import { agentTemplateSchema, type AgentTemplate } from "../../orchestration/template-schema.ts";
+import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { toTemplateIssues } from "./zod-issues.ts";
+import { agentDockInputJsonSchema, templateInputJsonSchema } from "./template-input-json-schema.ts";
 
 export interface ParseTemplateOptions {
   /** The tool catalogue: checks tool names and expands patterns. */
@@ -13,6 +15,11 @@ export interface ParseTemplateOptions {
   onWarning?: (warning: TemplateIssue) => void;
   /** Names the file in the error message. */
   source?: string;
+  /**
+   * AgentDock tools the template names that the catalogue lacks (the template loads; those tools
+   * are never offered). Without this option they are refused like any unknown tool.
+   */
+  onMissingTools?: (tools: readonly string[]) => void;
 }
 
 /**
@@ -26,7 +33,9 @@ export function parseAgentTemplate(
 ): AgentTemplate {
   let input = json;
   let originalPath: (path: readonly PathSegment[]) => string = formatPath;
+  let jsonSchema = templateInputJsonSchema();
   const issues: TemplateIssue[] = [];
+  const warnings: TemplateIssue[] = [];
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new TemplateError([{ path: "", message: "a template is a JSON object" }], options.source);
   }
@@ -35,22 +44,40 @@ export function parseAgentTemplate(
     input = converted.template;
     originalPath = converted.originalPath;
     issues.push(...converted.issues);
+    warnings.push(...converted.warnings);
+    jsonSchema = agentDockInputJsonSchema();
   }
 
   const parsed = agentTemplateSchema.safeParse(input);
   if (!parsed.success) {
-    issues.push(...toTemplateIssues(parsed.error, agentTemplateSchema, input, originalPath));
+    issues.push(...toTemplateIssues(parsed.error, jsonSchema, input, originalPath));
     throw new TemplateError(issues, options.source);
   }
   const template = parsed.data;
   const checked = checkTemplate(template, options.tools);
+  const providerOptions = checkProviderOptions(template, originalPath);
   issues.push(
+    ...providerOptions.errors,
     ...checked.errors.map((issue) => ({ path: originalPath(issue.path), message: issue.message })),
   );
-  if (issues.length > 0) throw new TemplateError(issues, options.source);
-  for (const warning of checked.warnings) {
-    options.onWarning?.({ path: originalPath(warning.path), message: warning.message });
+  for (const name of options.onMissingTools === undefined ? checked.missingTools : []) {
+    const index = template.tools.indexOf(name);
+    issues.push({
+      path: originalPath(["tools", index]),
+      message: `"${name}" is an AgentDock tool this project does not have`,
+    });
   }
+  if (issues.length > 0) throw new TemplateError(issues, options.source);
+  for (const warning of [
+    ...warnings,
+    ...[...providerOptions.warnings, ...checked.warnings].map((issue) => ({
+      path: originalPath(issue.path),
+      message: issue.message,
+    })),
+  ]) {
+    options.onWarning?.(warning);
+  }
+  if (checked.missingTools.length > 0) options.onMissingTools?.(checked.missingTools);
   return normalise(template, checked.tools);
 }
 

@@ -29,6 +29,12 @@ export function editDistance(a: string, b: string): number {
 
 /** The closest candidate when it is close enough to be a plausible typo. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  // A word that starts exactly one candidate is that candidate cut short ("BLOCK_MEDIUM").
+  const lowerWord = word.toLowerCase();
+  const extending = candidates.filter(
+    (candidate) => lowerWord.length >= 3 && candidate.toLowerCase().startsWith(lowerWord),
+  );
+  if (extending.length === 1) return extending[0];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {

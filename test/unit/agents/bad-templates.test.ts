@@ -4,7 +4,7 @@ import {
   parseAgentTemplate,
   TemplateError,
   type TemplateIssue,
-} from "../../../src/orchestration/index.ts";
+} from "../../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 
 // Every load-time check of spec §1 (and of src/orchestration/template-checks.ts) with the exact

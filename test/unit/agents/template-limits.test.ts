@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseAgentTemplate, TemplateError } from "../../../src/orchestration/index.ts";
+import { parseAgentTemplate, TemplateError } from "../../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 
 // Every template field is bounded; going over names the field and the limit.

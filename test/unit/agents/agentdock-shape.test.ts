@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { loadTemplateFile } from "../../../src/agents/index.ts";
+import { createOrchestrator } from "../../../src/orchestration/index.ts";
 import {
-  createOrchestrator,
   parseAgentTemplate,
   TemplateError,
   type TemplateIssue,
-} from "../../../src/orchestration/index.ts";
+} from "../../../src/agents/index.ts";
 import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 
 // Spec §1: AgentDock's own template shape loads unchanged and normalises to the same template as
@@ -42,9 +42,20 @@ function issuesOf(template: unknown): readonly TemplateIssue[] {
 }
 
 describe("AgentDock template shape", () => {
-  it("loads through the template loader without warnings", () => {
+  it("loads through the template loader, warning about the settings that have no effect here", () => {
     const loaded = loadTemplateFile(agentDockFile, toolCatalogueEntries);
-    assert.deepEqual(loaded.warnings, []);
+    assert.deepEqual(loaded.warnings, [
+      {
+        path: "options.tokenOptimization",
+        message:
+          "has no effect here: what a model call re-sends is bounded by session.history instead",
+      },
+      {
+        path: "chatSettings.historyPolicy",
+        message:
+          "has no effect here: a model call re-sends the last session.history.recentTurns turns (default 10) and a summary of older ones",
+      },
+    ]);
     assert.equal(loaded.file, agentDockFile);
   });
 
@@ -144,7 +155,7 @@ describe("AgentDock template shape", () => {
         {
           path: "nodes[0]",
           message:
-            'expected one of "scripted"|"openai"|"anthropic"|"openai-compatible", got the string "antropic" — did you mean "anthropic"?',
+            'expected one of "scripted"|"openai"|"anthropic"|"openai-compatible"|"gemini"|"groq"|"deepseek"|"cerebras", got the string "antropic" — did you mean "anthropic"?',
         },
       ],
     },
@@ -208,7 +219,7 @@ describe("AgentDock template shape", () => {
         {
           path: 'nodeConfigurations["llm.anthropic"].topP',
           message:
-            'unknown model setting "topP" (allowed: model, temperature, maxTokens, baseURL, useCustomApiKey)',
+            'unknown model setting "topP" (allowed: model, temperature, maxTokens, baseURL, useCustomApiKey; anthropic also takes thinking, sendReasoning)',
         },
       ],
     },

@@ -1,34 +1,37 @@
+import { takeAcceptedExtras } from "./agentdock-extras.ts";
+import { llmBlock } from "./agentdock-llm-block.ts";
+import { isRecord } from "./is-record.ts";
 import type { TemplateIssue } from "./template-error.ts";
 import { formatPath, type PathSegment } from "./template-paths.ts";
 
 /**
  * AgentDock's own template shape (`agentId`, `nodes` with an `llm.<provider>` entry,
  * `nodeConfigurations`) converted to ours, with a map from our paths back to the paths of the
- * file as written, so errors still point into the user's file.
+ * file as written, so errors still point into the user's file. What AgentDock accepts and we
+ * accept without using is a warning, never an error: its templates must load unchanged.
  */
 export interface ShapeConversion {
   readonly template: Record<string, unknown>;
   readonly issues: TemplateIssue[];
+  readonly warnings: TemplateIssue[];
   readonly originalPath: (path: readonly PathSegment[]) => string;
 }
 
-const llmConfigKeys: Record<string, string> = {
-  model: "model",
-  temperature: "temperature",
-  maxTokens: "maxTokens",
-  baseURL: "baseURL",
-};
-// Accepted for compatibility, not used: keys always come from the environment.
-const ignoredLlmConfigKeys = new Set(["useCustomApiKey"]);
+/** Problems and warnings found while converting, in the file's own paths. */
+export interface Collected {
+  issues: TemplateIssue[];
+  warnings: TemplateIssue[];
+}
 
 export function isAgentDockShape(input: unknown): input is Record<string, unknown> {
   return typeof input === "object" && input !== null && ("agentId" in input || "nodes" in input);
 }
 
 export function fromAgentDockShape(input: Record<string, unknown>): ShapeConversion {
-  const issues: TemplateIssue[] = [];
+  const collected: Collected = { issues: [], warnings: [] };
+  const { issues } = collected;
   const { agentId, nodes, nodeConfigurations, ...rest } = input;
-  const template: Record<string, unknown> = { ...rest };
+  const template = takeAcceptedExtras(rest, collected);
   if ("id" in input)
     issues.push({ path: "id", message: 'use either "agentId" (AgentDock) or "id", not both' });
   if (agentId !== undefined) template.id = agentId;
@@ -59,47 +62,27 @@ export function fromAgentDockShape(input: Record<string, unknown>): ShapeConvers
     template.tools = tools;
   }
 
-  const configs = (
-    typeof nodeConfigurations === "object" && nodeConfigurations !== null ? nodeConfigurations : {}
-  ) as Record<string, unknown>;
+  const configs = isRecord(nodeConfigurations) ? nodeConfigurations : {};
   const llmKey = provider === undefined ? undefined : `llm.${provider}`;
-  if (
-    nodeConfigurations !== undefined &&
-    (typeof nodeConfigurations !== "object" || nodeConfigurations === null)
-  ) {
+  if (nodeConfigurations !== undefined && !isRecord(nodeConfigurations)) {
     issues.push({ path: "nodeConfigurations", message: "expected an object keyed by node name" });
   }
   for (const key of Object.keys(configs)) {
-    if (key !== llmKey && !(Array.isArray(nodes) && nodes.includes(key))) {
+    if (key === llmKey) continue;
+    if (!(Array.isArray(nodes) && nodes.includes(key))) {
       issues.push({
         path: formatPath(["nodeConfigurations", key]),
         message: `configures "${key}", which is not in "nodes"; add it to nodes or remove this entry`,
       });
+    } else {
+      collected.warnings.push({
+        path: formatPath(["nodeConfigurations", key]),
+        message: "has no effect here: tools take their settings from the worker's environment",
+      });
     }
   }
   if (provider !== undefined && llmKey !== undefined) {
-    const llm: Record<string, unknown> = { provider };
-    const config = configs[llmKey];
-    if (typeof config === "object" && config !== null) {
-      for (const [key, value] of Object.entries(config)) {
-        if (key === "apiKey") {
-          issues.push({
-            path: formatPath(["nodeConfigurations", llmKey, key]),
-            message:
-              "API keys are never stored in templates; set the provider's key in the environment instead",
-          });
-        } else if (key in llmConfigKeys) {
-          llm[llmConfigKeys[key] ?? key] = value;
-        } else if (!ignoredLlmConfigKeys.has(key)) {
-          issues.push({
-            path: formatPath(["nodeConfigurations", llmKey, key]),
-            message: `unknown model setting "${key}" (allowed: ${[...Object.keys(llmConfigKeys), ...ignoredLlmConfigKeys].join(", ")})`,
-          });
-        }
-      }
-    }
-    if (llm.model === undefined) llm.model = provider === "scripted" ? "auto" : undefined;
-    template.llm = llm;
+    template.llm = llmBlock(provider, llmKey, configs[llmKey], collected);
   }
 
   const originalPath = (path: readonly PathSegment[]): string => {
@@ -111,11 +94,14 @@ export function fromAgentDockShape(input: Record<string, unknown>): ShapeConvers
     if (head === "tools") return "nodes";
     if (head === "llm" && second === "provider" && llmNodeIndex !== undefined)
       return `nodes[${llmNodeIndex}]`;
+    if (head === "llm" && second === "providerOptions" && llmKey !== undefined) {
+      return formatPath(["nodeConfigurations", llmKey, ...tail]);
+    }
     if (head === "llm" && llmKey !== undefined) {
       return formatPath(["nodeConfigurations", llmKey, ...path.slice(1)]);
     }
     if (head === "llm") return "nodes";
     return formatPath(path);
   };
-  return { template, issues, originalPath };
+  return { template, issues, warnings: collected.warnings, originalPath };
 }

@@ -1,0 +1,150 @@
+import type { Step } from "../../orchestration/template-schema.ts";
+import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
+import { isPattern, matchesAny } from "../../orchestration/tool-patterns.ts";
+import { agentDockToolNames } from "./agentdock-tools.ts";
+import type { CheckIssue } from "./template-checks.ts";
+import { didYouMean, type PathSegment } from "./template-paths.ts";
+
+// Load-time checks of tool names (spec §1): the agent's tools against the catalogue, and every
+// name a step's policy, sequence or condition uses against the agent's tools.
+
+export function expandAgentTools(
+  declared: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+  errors: CheckIssue[],
+  missingTools: string[],
+): string[] {
+  const tools: string[] = [];
+  const known = catalogue?.map((entry) => entry.name) ?? [];
+  declared.forEach((name, index) => {
+    const path: PathSegment[] = ["tools", index];
+    if (isPattern(name)) {
+      if (catalogue === undefined) {
+        errors.push({
+          path,
+          message: `the pattern "${name}" needs a tool catalogue to expand; list tool names instead`,
+        });
+        return;
+      }
+      const matched = catalogue
+        .filter((entry) => matchesAny([name], entry))
+        .map((entry) => entry.name);
+      if (matched.length === 0)
+        errors.push({
+          path,
+          message: `the pattern "${name}" matches no known tool (known: ${known.join(", ")})`,
+        });
+      for (const tool of matched) if (!tools.includes(tool)) tools.push(tool);
+      return;
+    }
+    if (catalogue !== undefined && !known.includes(name) && agentDockToolNames.has(name)) {
+      if (!missingTools.includes(name)) missingTools.push(name);
+    } else if (catalogue !== undefined && !known.includes(name)) {
+      errors.push({
+        path,
+        message: `unknown tool "${name}"${didYouMean(name, [...known, ...agentDockToolNames])} (known: ${known.join(", ")})`,
+      });
+      return;
+    }
+    if (tools.includes(name)) {
+      errors.push({ path, message: `"${name}" is listed twice; list each tool once` });
+      return;
+    }
+    tools.push(name);
+  });
+  return tools;
+}
+
+export function checkPolicyNames(
+  step: Step,
+  tools: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+  at: (...rest: PathSegment[]) => PathSegment[],
+  errors: CheckIssue[],
+  warnings: CheckIssue[],
+  toolEntries: readonly ToolCatalogueEntry[],
+): void {
+  for (const list of ["allowed", "denied"] as const) {
+    (step.availableTools?.[list] ?? []).forEach((name, index) => {
+      const path = at("availableTools", list, index);
+      if (isPattern(name)) {
+        if (!toolEntries.some((entry) => matchesAny([name], entry))) {
+          warnings.push({
+            path,
+            message: `the pattern "${name}" matches none of this agent's tools`,
+          });
+        }
+        return;
+      }
+      const problem = unknownToolMessage(name, tools, catalogue);
+      if (problem !== undefined) errors.push({ path, message: problem });
+    });
+  }
+}
+
+export function unknownToolMessage(
+  name: string,
+  tools: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+): string | undefined {
+  if (tools.includes(name)) return undefined;
+  if (catalogue?.some((entry) => entry.name === name) === true) {
+    return `"${name}" is not one of this agent's tools; add it to "tools"`;
+  }
+  return `unknown tool "${name}"${didYouMean(name, tools)} (this agent's tools: ${tools.join(", ") || "none"})`;
+}
+
+export function checkSequence(
+  step: Step,
+  tools: readonly string[],
+  catalogue: readonly ToolCatalogueEntry[] | undefined,
+  toolEntries: readonly ToolCatalogueEntry[],
+  at: (...rest: PathSegment[]) => PathSegment[],
+  errors: CheckIssue[],
+): void {
+  const allowed = step.availableTools?.allowed;
+  const denied = step.availableTools?.denied ?? [];
+  (step.sequence ?? []).forEach((alternatives, position) => {
+    alternatives.forEach((name, alternative) => {
+      const path =
+        alternatives.length === 1
+          ? at("sequence", position)
+          : at("sequence", position, alternative);
+      const problem = unknownToolMessage(name, tools, catalogue);
+      if (problem !== undefined) {
+        errors.push({ path, message: problem });
+        return;
+      }
+      const entry = toolEntries.find((tool) => tool.name === name) ?? { name };
+      const permitted =
+        (allowed === undefined || matchesAny(allowed, entry)) && !matchesAny(denied, entry);
+      if (!permitted) {
+        errors.push({
+          path,
+          message: `"${name}" is in the sequence but this step's availableTools does not allow it; allow it or remove it from the sequence`,
+        });
+      }
+    });
+  });
+}
+
+/** A sequence with a position only missing tools could fill cannot complete here. */
+export function warnMissingSequenceTools(
+  steps: readonly Step[],
+  missingTools: readonly string[],
+  warnings: CheckIssue[],
+): void {
+  if (missingTools.length === 0) return;
+  steps.forEach((step, index) => {
+    const sequence = step.sequence ?? [];
+    const first = sequence.findIndex((alternatives) =>
+      alternatives.every((name) => missingTools.includes(name)),
+    );
+    if (first === -1) return;
+    const lacking = [...new Set(sequence.flat().filter((name) => missingTools.includes(name)))];
+    warnings.push({
+      path: ["orchestration", "steps", index, "sequence", first],
+      message: `step "${step.name}" cannot complete its sequence here: it needs ${lacking.join(", ")}, which this project does not have`,
+    });
+  });
+}
