@@ -21,13 +21,15 @@ export async function globalSetup(): Promise<void> {
   server = await startDevServer({
     cliPath: cli.path,
     dbFile: join(dataDir, "temporal.db"),
-    uiPort: false,
+    // The Web UI on a free port, for the browser test of what it shows (test/e2e/temporal-ui.test.ts).
+    uiPort: 0,
     searchAttributes: sessionSearchAttributes,
     logFile: join(dataDir, "server.log"),
   });
   process.env["AGENTDOCK_TEST_TEMPORAL_ADDRESS"] = server.address;
   process.env["AGENTDOCK_TEST_TEMPORAL_NAMESPACE"] = server.namespace;
   process.env["AGENTDOCK_TEST_TEMPORAL_CLI"] = cli.path;
+  if (server.uiUrl !== undefined) process.env["AGENTDOCK_TEST_TEMPORAL_UI"] = server.uiUrl;
 }
 
 export async function globalTeardown(): Promise<void> {
