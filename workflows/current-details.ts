@@ -105,7 +105,7 @@ export function renderCurrentDetails(input: CurrentDetailsInput): string {
   }
   // The UI sizes the panel to the rendered body without its last margins, so the last ~30 px
   // are hidden: an empty last paragraph is what gets cut, never a line of the details.
-  lines.push("", "&nbsp;");
+  lines.push("", "&#160;");
   return lines.join("\n");
 }
 

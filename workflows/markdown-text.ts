@@ -1,19 +1,20 @@
 /**
  * Text from templates, models and errors, made inert for the Temporal Web UI's markdown: the UI
  * renders current details on its server with typographic replacements, so a bare "1/3" becomes
- * a fraction, "--" a dash and "(c)" a copyright sign; it passes raw HTML through, and replaces
- * `{workflowId}`-style placeholders before rendering. Each such character is escaped here
- * (backslash escapes, or an entity where markdown has none), so the text reads as written.
+ * a fraction, "--" a dash and "(c)" a copyright sign; it passes raw HTML through, shows named
+ * entities (`&lt;`) as typed, and replaces `{workflowId}`-style placeholders before rendering.
+ * Each such character is escaped here (a backslash, or a numeric entity for "/", which markdown
+ * cannot escape), so the text reads as written. Quotes still come out curly.
  */
-const markdownPunctuation = /[\\`*_{}[\]()#+\-.!|~]/g;
+const markdownPunctuation = /[\\`*_{}[\]()#+\-.!|~&<>]/g;
 
 export function markdownText(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(markdownPunctuation, (character) => `\\${character}`)
-    .replace(/\//g, "&#47;");
+  return (
+    text
+      .replace(markdownPunctuation, (character) => `\\${character}`)
+      // An entity keeps "1/3" out of the fraction rule; the browser shows a plain "/".
+      .replace(/\//g, "&#47;")
+  );
 }
 
 /** One line of text: line breaks become spaces, and a long text ends with "…". */

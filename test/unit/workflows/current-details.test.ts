@@ -64,7 +64,7 @@ describe("current details for the Web UI", () => {
   it("puts every fact on a line of its own: list items, never lines the renderer would join", () => {
     const details = render(midTurn, "tool reflect running");
     for (const line of details.split("\n")) {
-      if (line === "" || line === "&nbsp;") continue;
+      if (line === "" || line === "&#160;") continue;
       assert.match(
         line,
         /^(- | {4}\d\. |\*\*|> )/,
@@ -100,7 +100,7 @@ describe("current details for the Web UI", () => {
     assert.doesNotMatch(details, /\*\*Now:\*\*/, "nothing runs between turns");
     assert.match(details, /^\*\*Last failed turn:\*\* turn 2, 2026\\-11\\-23 12:52:19 UTC$/m);
     assert.match(details, /^> the model provider refused the request {2}$/m);
-    assert.match(details, /^> &lt;html&gt;quota&lt;&#47;html&gt;$/m);
+    assert.match(details, /^> \\<html\\>quota\\<&#47;html\\>$/m);
   });
 
   it("shows a queued message and a completed sequence", () => {
@@ -111,15 +111,17 @@ describe("current details for the Web UI", () => {
   });
 
   it("ends with an empty paragraph, the part the UI's panel cuts off", () => {
-    assert.match(render(midTurn), /\n\n&nbsp;$/);
+    assert.match(render(midTurn), /\n\n&#160;$/);
   });
 });
 
 describe("markdown text for the Web UI", () => {
   it("escapes what markdown, typography, HTML and the UI's placeholders would change", () => {
     assert.equal(
-      markdownText("a *b* _c_ `d` [e](f) <g> & h -- i (c) 1/3 {workflowId} #j | k ~l~ m."),
-      "a \\*b\\* \\_c\\_ \\`d\\` \\[e\\]\\(f\\) &lt;g&gt; &amp; h \\-\\- i \\(c\\) 1&#47;3 \\{workflowId\\} \\#j \\| k \\~l\\~ m\\.",
+      markdownText(
+        `a *b* _c_ \`d\` [e](f) <g> & h -- i (c) 1/3 {workflowId} #j | k ~l~ m. "n" o's`,
+      ),
+      `a \\*b\\* \\_c\\_ \\\`d\\\` \\[e\\]\\(f\\) \\<g\\> \\& h \\-\\- i \\(c\\) 1&#47;3 \\{workflowId\\} \\#j \\| k \\~l\\~ m\\. "n" o's`,
     );
   });
 
