@@ -193,6 +193,34 @@ describe("the Temporal UI's search attributes and current details during and aft
     await recordHistory(client, workflowIdFor(sessionId), "visibility-failed-turn");
   });
 
+  it("keeps the failed status, the failed turn and the last step across continue-as-new", async () => {
+    const { client, sessions } = env;
+    const sessionId = uniqueId("fails-can");
+    const file = writeScript(join(scratch.dir, "fails-can.json"), evaluationScript(0).slice(0, 1));
+    // A failed EvaluationMode turn writes more events than this: the next run starts at once.
+    const settings = { continueAsNewAfterEvents: 30 };
+    const failed = await sessions.sendWithStart(
+      { template: onScript(reasoner, file), sessionId, settings },
+      "Please evaluate my plan",
+      "m1",
+    );
+    assert.ok(failed.error !== undefined, "the turn fails");
+    await waitFor(
+      "the session's second run",
+      async () => ((await sessions.state(sessionId)).run > 1 ? true : undefined),
+      30_000,
+    );
+    const state = await sessions.state(sessionId);
+    assert.equal(state.status, "failed");
+    assert.deepEqual(state.lastFailure, failed.state.lastFailure);
+    const visible = await attributes(client, sessionId);
+    assert.equal(visible.status, "failed");
+    assert.equal(visible.lastStep, "EvaluationMode");
+    const details = await currentDetails(client, sessionId);
+    assert.match(details, /turn 1 · run 2/);
+    assert.match(details, /\*\*Last failed turn:\*\* turn 1,/);
+  });
+
   it("costs three search-attribute upserts per EvaluationMode turn: running, back to the default step, idle", async () => {
     const { client, sessions } = env;
     const sessionId = uniqueId("cost");
