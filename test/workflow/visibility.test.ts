@@ -16,11 +16,12 @@ import { evaluationScript } from "../support/evaluation-script.ts";
 import { fetchHistory, recordHistory } from "../support/history.ts";
 import { listWithCli, readmeFilterExamples, readmeSendExample } from "../support/readme-filters.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
+import { spawnWorker, workerEnv, type WorkerProcess } from "../support/worker-process.ts";
 import { createTestEnv, testServer, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 
 const reasoner = shippedAgent("cognitive-reasoner");
-/** How long the held turn stays at model call 3: the tests that need it run first. */
-const holdMs = 45_000;
+/** Longer than the tests that need the held turn; it ends when the test kills its worker. */
+const holdMs = 300_000;
 const EventType = proto.temporal.api.enums.v1.EventType;
 
 interface Visible {
@@ -69,13 +70,17 @@ async function upsertsPerTurn(client: Client, sessionId: string): Promise<number
 
 describe("the Temporal UI's search attributes and current details during and after turns", () => {
   let env: TestEnv;
+  let worker: WorkerProcess;
   const scratch = scratchDir("visibility");
   // The README's evaluation turn, held at model call 3: how a session looks while it runs.
   const held = { sessionId: uniqueId("held"), reply: undefined as Promise<TurnResult> | undefined };
 
   before(async () => {
     env = await createTestEnv();
-    await env.startWorker();
+    // A worker process: killing it ends the held model call, which nothing can interrupt (the
+    // AI SDK plugin gives model calls no abort signal), instead of waiting for its hold.
+    worker = spawnWorker(workerEnv(testServer(), env.taskQueue, "http://127.0.0.1:9"));
+    await worker.ready;
     const script = writeScript(join(scratch.dir, "held.json"), evaluationScript(holdMs));
     held.reply = env.sessions.sendWithStart(
       { template: onScript(reasoner, script), sessionId: held.sessionId },
@@ -86,14 +91,17 @@ describe("the Temporal UI's search attributes and current details during and aft
   });
 
   after(async () => {
-    // A model call cannot be interrupted (the AI SDK plugin gives it no abort signal): the held
-    // turn ends when its hold does, before the worker stops.
+    await worker.kill();
+    await env.client.workflow
+      .getHandle(workflowIdFor(held.sessionId))
+      .terminate("the test is over")
+      .catch(() => undefined);
     await within(
       held.reply?.then(
         () => undefined,
         () => undefined,
       ) ?? Promise.resolve(),
-      holdMs + 30_000,
+      15_000,
       "the held turn's end",
     );
     await env.close();
