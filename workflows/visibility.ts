@@ -59,7 +59,9 @@ export class SessionVisibility {
   onEvent(event: SessionEvent): void {
     const activity = activityOf(event);
     if (activity !== undefined) this.now = activity;
-    if (activity === undefined && event.type !== "orchestration") return;
+    if (activity === undefined && event.type !== "orchestration" && event.type !== "token_usage") {
+      return;
+    }
     const view = this.session.view();
     if (view.status === "running" && patched(MID_TURN_PATCH)) this.upsertIfChanged(view);
     this.publishDetails(view);
