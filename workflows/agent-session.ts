@@ -28,7 +28,7 @@ import {
   type UserMessage,
 } from "../src/session/session-types.ts";
 import { SessionCore } from "./session-core.ts";
-import { publishCurrentDetails, searchAttributePublisher } from "./visibility.ts";
+import { SessionVisibility } from "./visibility.ts";
 
 /**
  * The session's core, or a deliberate failure of the workflow when its template cannot run at
@@ -56,18 +56,12 @@ function sessionFor(input: SessionInput): { session: SessionCore; idleTimeoutMs:
  */
 export async function agentSession(input: SessionInput): Promise<SessionResult> {
   const { session, idleTimeoutMs } = sessionFor(input);
-  const publishAttributes = searchAttributePublisher();
+  const visibility = new SessionVisibility(session);
+  session.observer = (event) => {
+    visibility.onEvent(event);
+  };
   // An object, not a `let`: handlers set it, and TypeScript cannot see closures narrow a local.
   const lifecycle = { ending: false };
-
-  const publish = (): void => {
-    const view = session.view();
-    publishAttributes(view);
-    const step = input.template.orchestration.steps.find(
-      (candidate) => candidate.name === session.state.activeStep,
-    );
-    publishCurrentDetails(view, session.orchestrator.toolDecisions(session.state), step?.sequence);
-  };
 
   const owner = { sessionId: input.sessionId, agentId: input.template.id, tenant: input.tenant };
   const accept = (message: unknown, source: "signal" | "update"): UserMessage | undefined => {
@@ -180,15 +174,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     return info.continueAsNewSuggested || info.historyLength >= eventThreshold;
   };
 
-  publish();
+  visibility.publish();
   for (;;) {
     const continuing = shouldContinueAsNew();
     // Before continue-as-new, answer every message whose caller waits (updates); messages that
     // came by signal ride along to the next run.
     if (session.pending.length > 0 && (!continuing || session.hasAwaitedPending())) {
-      publish();
+      visibility.publish();
       await session.runNextTurn();
-      publish();
+      visibility.publish();
       continue;
     }
     if (continuing) {
@@ -211,7 +205,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
 
   session.status = "ended";
   session.emit({ type: "session_ended", reason: session.endReason ?? "ended" });
-  publish();
+  visibility.publish();
   session.stream.detachPollers();
   await condition(allHandlersFinished);
   return {

@@ -18,6 +18,7 @@ import type {
   SessionStatus,
   SessionView,
   ToolCallRecord,
+  TurnFailure,
   TurnResult,
   UserMessage,
 } from "../src/session/session-types.ts";
@@ -48,8 +49,13 @@ export class SessionCore {
   summary: string | undefined;
   summarizedTurns: number;
   pending: UserMessage[];
-  status: SessionStatus = "idle";
+  status: SessionStatus;
   endReason: string | undefined;
+  /** The last step entered other than the default step, for the Web UI and its filters. */
+  lastStep: string | undefined;
+  lastFailure: TurnFailure | undefined;
+  /** Told every event as it is emitted (the Web UI's details and search attributes follow them). */
+  observer: ((event: SessionEvent) => void) | undefined;
   readonly run: number;
   private readonly processedIds: Set<string>;
   /** Ids whose `sendMessage` caller is waiting: they must be answered before continue-as-new. */
@@ -81,6 +87,10 @@ export class SessionCore {
     for (const reason of early) this.emit({ type: "message_rejected", reason });
     this.lastTurnStart = this.stream.firstOffset;
     this.run = (carried?.run ?? 0) + 1;
+    this.lastStep = carried?.lastStep;
+    this.lastFailure = carried?.lastFailure;
+    // A failure stays the session's status until the next turn starts, across runs too.
+    this.status = this.lastFailure?.turn === this.state.turn ? "failed" : "idle";
   }
 
   /** Whether this id was accepted before (queued, running or answered). */
@@ -131,6 +141,8 @@ export class SessionCore {
       pendingMessages: this.pending.length,
       run: this.run,
       summarizedTurns: this.summarizedTurns,
+      ...(this.lastStep === undefined ? {} : { lastStep: this.lastStep }),
+      ...(this.lastFailure === undefined ? {} : { lastFailure: this.lastFailure }),
       ...(this.endReason === undefined ? {} : { endReason: this.endReason }),
     };
   }
@@ -140,6 +152,14 @@ export class SessionCore {
     if (note !== undefined) this.turnNotes.push(note);
     this.log.append(event);
     this.stream.publishEvent(event);
+    if (
+      event.type === "orchestration" &&
+      event.event.type === "step_entered" &&
+      event.event.step !== this.input.template.orchestration.defaultStep
+    ) {
+      this.lastStep = event.event.step;
+    }
+    this.observer?.(event);
   }
 
   /**
@@ -206,6 +226,12 @@ export class SessionCore {
 
     this.pending.shift();
     this.remember(message.messageId);
+    if (outcome.error !== undefined) {
+      // The workflow's Date is the time of the workflow task, the same on every replay.
+      // eslint-disable-next-line no-restricted-syntax
+      const at = new Date().toISOString();
+      this.lastFailure = { turn: this.state.turn, at, error: outcome.error };
+    }
     const result: TurnResult = {
       messageId: message.messageId,
       turn: this.state.turn,
@@ -228,7 +254,7 @@ export class SessionCore {
     });
     // The reply is out (the update answers from `results`); the summary is written after it.
     await this.compactHistory();
-    this.status = "idle";
+    this.status = outcome.error === undefined ? "idle" : "failed";
     return result;
   }
 
@@ -343,6 +369,8 @@ export class SessionCore {
       nextEventOffset,
       run: this.run,
       stream: this.stream.getState(),
+      ...(this.lastStep === undefined ? {} : { lastStep: this.lastStep }),
+      ...(this.lastFailure === undefined ? {} : { lastFailure: this.lastFailure }),
     };
   }
 }

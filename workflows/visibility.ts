@@ -1,55 +1,96 @@
-import { setCurrentDetails, upsertSearchAttributes } from "@temporalio/workflow";
-import type { ToolDecision } from "../src/orchestration/index.ts";
-import { activeStepKey, sessionStatusKey, turnCountKey } from "../src/session/search-attributes.ts";
-import type { SessionView } from "../src/session/session-types.ts";
+import { patched, setCurrentDetails, upsertSearchAttributes } from "@temporalio/workflow";
+import {
+  activeStepKey,
+  lastStepKey,
+  sessionStatusKey,
+  turnCountKey,
+} from "../src/session/search-attributes.ts";
+import type { SessionEvent, SessionView } from "../src/session/session-types.ts";
+import { renderCurrentDetails } from "./current-details.ts";
+import type { SessionCore } from "./session-core.ts";
 
-/** Keeps the Web UI's search attributes current; only upserts on change (each upsert is an event). */
-export function searchAttributePublisher(): (view: SessionView) => void {
-  let last = "";
-  return (view) => {
-    const key = `${view.activeStep ?? ""}|${view.status}|${view.turn}`;
-    if (key === last) return;
-    last = key;
+/**
+ * Sessions started before the Web UI followed turns as they run upserted search attributes only
+ * between turns; they replay without the upserts made within a turn.
+ */
+const MID_TURN_PATCH = "visibility-mid-turn";
+
+/** What the turn in progress is doing, in words, from the event that just happened. */
+function activityOf(event: SessionEvent): string | undefined {
+  switch (event.type) {
+    case "turn_started":
+      return `turn ${event.turn} started`;
+    case "model_step":
+      return `model call ${event.step}${event.activeStep === null ? "" : ` in ${event.activeStep}`}`;
+    case "tool_started":
+      return `tool ${event.toolName} running`;
+    case "tool_finished":
+      return `tool ${event.toolName} ${event.status === "ok" ? "finished" : event.status === "refused" ? "refused" : "failed"}`;
+    case "turn_finished":
+      return `turn ${event.turn} ${event.error === undefined ? "answered" : "failed"}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Keeps the Web UI truthful while a session runs. Current details (free: a query serves them,
+ * no history event) follow every event of a turn: step changes, model calls, tool calls.
+ * Search attributes (each upsert is a history event) are upserted only when the status, the
+ * active step, the last step or the turn number changes.
+ */
+export class SessionVisibility {
+  private readonly session: SessionCore;
+  private lastAttributes = "";
+  private now: string | undefined;
+
+  constructor(session: SessionCore) {
+    this.session = session;
+  }
+
+  /** Between turns and at the session's start and end. */
+  publish(): void {
+    const view = this.session.view();
+    this.upsertIfChanged(view);
+    this.publishDetails(view);
+  }
+
+  /** Every event the session emits: within a turn, the details and attributes follow it. */
+  onEvent(event: SessionEvent): void {
+    const activity = activityOf(event);
+    if (activity !== undefined) this.now = activity;
+    if (activity === undefined && event.type !== "orchestration" && event.type !== "token_usage") {
+      return;
+    }
+    const view = this.session.view();
+    if (view.status === "running" && patched(MID_TURN_PATCH)) this.upsertIfChanged(view);
+    this.publishDetails(view);
+  }
+
+  private upsertIfChanged(view: SessionView): void {
+    const key = JSON.stringify([view.activeStep, view.status, view.turn, view.lastStep]);
+    if (key === this.lastAttributes) return;
+    this.lastAttributes = key;
     upsertSearchAttributes([
       { key: activeStepKey, value: view.activeStep ?? "none" },
       { key: sessionStatusKey, value: view.status },
       { key: turnCountKey, value: view.turn },
+      ...(view.lastStep === undefined ? [] : [{ key: lastStepKey, value: view.lastStep }]),
     ]);
-  };
-}
+  }
 
-/** The "current details" panel of the Web UI: step, sequence progress, tools and why. */
-export function publishCurrentDetails(
-  view: SessionView,
-  decisions: ToolDecision[],
-  sequence: string[][] | undefined,
-): void {
-  const lines = [
-    `**${view.agentId}** · session \`${view.sessionId}\` · ${view.status} · turn ${view.turn} · run ${view.run}`,
-    "",
-    `**Active step:** ${view.activeStep ?? "none (every agent tool allowed)"}`,
-  ];
-  if (sequence !== undefined && sequence.length > 0) {
-    const positions = sequence.map((alternatives, index) => {
-      const name = alternatives.join(" | ");
-      return index < view.sequenceIndex
-        ? `~~${name}~~`
-        : index === view.sequenceIndex
-          ? `**${name}**`
-          : name;
-    });
-    lines.push(
-      `**Sequence:** ${positions.join(" → ")} (${view.sequenceIndex}/${view.sequenceLength})`,
+  private publishDetails(view: SessionView): void {
+    const { session } = this;
+    const step = session.input.template.orchestration.steps.find(
+      (candidate) => candidate.name === view.activeStep,
+    );
+    setCurrentDetails(
+      renderCurrentDetails({
+        view,
+        sequence: step?.sequence,
+        decisions: session.orchestrator.toolDecisions(session.state),
+        now: view.status === "running" ? this.now : undefined,
+      }),
     );
   }
-  lines.push("", "| tool | offered | why |", "|---|---|---|");
-  for (const decision of decisions) {
-    lines.push(`| ${decision.tool} | ${decision.allowed ? "yes" : "no"} | ${decision.reason} |`);
-  }
-  const usage = view.cumulativeTokenUsage;
-  lines.push(
-    "",
-    `Tokens: ${usage.inputTokens} in · ${usage.outputTokens} out · ${usage.totalTokens} total`,
-  );
-  setCurrentDetails(lines.join("\n"));
 }

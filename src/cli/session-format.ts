@@ -23,6 +23,14 @@ export function formatState(view: SessionView): string {
     ["tokens", `${usage.totalTokens} (${usage.inputTokens} in · ${usage.outputTokens} out)`],
     ["pending", `${view.pendingMessages} message(s)`],
   );
+  if (view.lastStep !== undefined) rows.push(["last step", view.lastStep]);
+  const failure = view.lastFailure;
+  if (failure !== undefined) {
+    rows.push([
+      "last failed",
+      `turn ${failure.turn} at ${failure.at}: ${oneLine(failure.error, 200)}`,
+    ]);
+  }
   return formatTable(rows);
 }
 

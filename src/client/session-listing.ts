@@ -32,7 +32,7 @@ export interface SessionListing {
   activeStep: string | null;
   /** The workflow execution: running, completed, failed, terminated… */
   status: string;
-  /** The session's own status while it runs: idle, running (a turn in progress) or ended. */
+  /** The session's own status: idle, running (a turn in progress), failed (its last turn) or ended. */
   sessionStatus: string | null;
   turns: number | null;
   taskQueue: string;

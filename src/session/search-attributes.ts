@@ -3,7 +3,14 @@ import type { SearchAttributeType as DevServerAttributeType } from "../dev-serve
 
 /** Custom search attributes a session keeps current, so the Web UI can list and filter sessions. */
 export const agentIdKey = defineSearchAttributeKey("AgentId", SearchAttributeType.KEYWORD);
+/** The step active now, updated as it changes within a turn. */
 export const activeStepKey = defineSearchAttributeKey("ActiveStep", SearchAttributeType.KEYWORD);
+/**
+ * The last step entered other than the default step: turns return to the default step when a
+ * sequence completes, so `ActiveStep` alone cannot find "sessions that last did an evaluation".
+ */
+export const lastStepKey = defineSearchAttributeKey("LastStep", SearchAttributeType.KEYWORD);
+/** A `SessionStatus` value (session-types.ts): idle, running, failed or ended. */
 export const sessionStatusKey = defineSearchAttributeKey(
   "SessionStatus",
   SearchAttributeType.KEYWORD,
@@ -16,6 +23,7 @@ export const tenantIdKey = defineSearchAttributeKey("TenantId", SearchAttributeT
 export const sessionSearchAttributes = {
   AgentId: "Keyword",
   ActiveStep: "Keyword",
+  LastStep: "Keyword",
   SessionStatus: "Keyword",
   TurnCount: "Int",
   TenantId: "Keyword",

@@ -44,7 +44,19 @@ export type UserMessage = z.infer<typeof userMessageSchema>;
 export const endSessionRequestSchema = z.strictObject({ reason: z.string().max(500).optional() });
 export type EndSessionRequest = z.infer<typeof endSessionRequestSchema>;
 
-export type SessionStatus = "idle" | "running" | "ended";
+/**
+ * Where a session is: waiting for a message (`idle`), in a turn (`running`), waiting after a turn
+ * that ended with an error (`failed`, until the next turn starts), or closed (`ended`).
+ */
+export type SessionStatus = "idle" | "running" | "failed" | "ended";
+
+/** The last turn that ended with an error: shown in the Web UI until a later turn fails. */
+export interface TurnFailure {
+  turn: number;
+  /** Workflow time when the turn ended, ISO 8601. */
+  at: string;
+  error: string;
+}
 
 /** A message of the conversation as the session keeps it (AI SDK model messages, plain JSON). */
 export type SessionMessage = Record<string, unknown> & {
@@ -89,6 +101,9 @@ export interface SessionView {
   run: number;
   /** Turns folded into the running summary (no longer re-sent to the model verbatim). */
   summarizedTurns: number;
+  /** The last step entered other than the default step (what `LastStep` filters on). */
+  lastStep?: string;
+  lastFailure?: TurnFailure;
   endReason?: string;
 }
 
@@ -140,6 +155,8 @@ export interface CarriedSession {
   summarizedTurns?: number;
   /** The live stream's recent items and offsets, so subscribers resume across runs. */
   stream?: WorkflowStreamState;
+  lastStep?: string;
+  lastFailure?: TurnFailure;
 }
 
 export interface SessionSettings {

@@ -21,7 +21,7 @@ export async function globalSetup(): Promise<void> {
   server = await startDevServer({
     cliPath: cli.path,
     dbFile: join(dataDir, "temporal.db"),
-    // The Web UI on a free port: the console's browser test photographs a session in it.
+    // The Web UI on a free port: the browser tests of the console and of what the UI shows.
     uiPort: 0,
     searchAttributes: sessionSearchAttributes,
     logFile: join(dataDir, "server.log"),

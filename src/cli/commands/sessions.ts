@@ -17,8 +17,9 @@ const help = `Usage: agentdock-temporal sessions [--status S] [--agent ID] [--li
 
 Lists sessions from Temporal visibility, newest first: agent, active step, status, turns and
 last activity (the AgentId, ActiveStep, SessionStatus and TurnCount search attributes). A running
-session shows whether it is idle or in a turn. Runs that continued as new are not listed
-(their session is, under its current run) unless --status continued-as-new asks for them.
+session shows whether it is idle, in a turn, or waiting after a turn that failed. Runs that
+continued as new are not listed (their session is, under its current run) unless --status
+continued-as-new asks for them.
 
 Options:
   --status S   only sessions whose workflow is ${statusNames.join(", ")}
@@ -42,6 +43,7 @@ const schema = z.object({
 function statusText(listing: SessionListing): string {
   if (listing.status !== "running") return listing.status;
   if (listing.sessionStatus === "running") return "running (in a turn)";
+  if (listing.sessionStatus === "failed") return "running (last turn failed)";
   return listing.sessionStatus === null ? "running" : `running (${listing.sessionStatus})`;
 }
 
