@@ -8,14 +8,13 @@ import { Client, type Connection } from "@temporalio/client";
 import type { Browser, Page } from "playwright-core";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import { connectClient } from "../../src/temporal-connection.ts";
-import { chromiumSkipReason, launchChromium } from "../support/browser.ts";
+import { chromiumSkipReason, launchChromium, saveScreenshot } from "../support/browser.ts";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server.ts";
 import { testServer, uniqueId } from "../support/temporal-env.ts";
 import { slowWriterAgentsDir } from "../support/use-chat-client.ts";
 import { spawnWorker, workerEnv, type WorkerProcess } from "../support/worker-process.ts";
 
 const token = "console-token-1234";
-const docs = resolve("docs");
 const refusalScript = resolve("test/fixtures/scripts/forbidden-tool.json");
 /** Long enough that the held model call is still running when its worker is killed. */
 const heldMs = 120_000;
@@ -108,7 +107,6 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     writeAgent(agentsDir, "console-refusal", "cognitive-reasoner", refusalScript);
     writeSlowScript(slowScript, heldMs);
     writeAgent(agentsDir, "console-slow", "general", slowScript);
-    mkdirSync(docs, { recursive: true });
     const worker = startWorker();
     connection = await connectClient({ address: testServer().address });
     api = createApiServer({
@@ -196,7 +194,7 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     await shows(".timeline .turn[data-turn='2']", "→ step IdeationMode because message_regex");
     await shows(".timeline .turn[data-turn='2'] [data-kind=tool_call][data-tool=brainstorm]", "ok");
     await shows(".session-header", /step DefaultMode\s*turn 2/);
-    await page.screenshot({ path: join(docs, "console-chat.png") });
+    await saveScreenshot(page, "console-chat.png");
   });
 
   it("streams a reply's text into the page as the model writes it", async () => {
@@ -267,7 +265,7 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     await shows(".timeline [data-kind=tool_call][data-tool=debate] .badge", "refused");
     await shows(".timeline [data-kind=tool_call][data-tool=debate] .tool-error", reason);
     await shows(".timeline [data-kind=tool_call][data-tool=critique] .badge", "ok");
-    await page.screenshot({ path: join(docs, "console-refusal.png") });
+    await saveScreenshot(page, "console-refusal.png");
   });
 
   it("shows the reply of a turn whose worker was killed mid-turn once a new worker runs, without any action", async () => {
@@ -279,7 +277,7 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
     await shows(".timeline [data-kind=tool_call][data-tool=think]", "ok");
     await shows(".timeline .turn[data-turn='1'] [data-kind=model_call] >> nth=1", "running…");
     await shows(".session-header", /running/);
-    await page.screenshot({ path: join(docs, "console-timeline.png") });
+    await saveScreenshot(page, "console-timeline.png");
 
     if (uiUrl !== undefined) {
       const ui = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -290,7 +288,7 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
         await ui.getByText(`session-${slowSession}`).first().waitFor({ timeout: 30_000 });
         await ui.getByText("Running").first().waitFor({ timeout: 30_000 });
         await ui.waitForTimeout(1_000);
-        await ui.screenshot({ path: join(docs, "temporal-ui-session.png") });
+        await saveScreenshot(ui, "temporal-ui-session.png");
       } finally {
         await ui.close();
       }

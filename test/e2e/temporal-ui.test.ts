@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Frame, Page } from "playwright-core";
 import { workflowIdFor, type TurnResult } from "../../src/session/index.ts";
 import { onScript, scratchDir, waitFor, within, writeScript } from "../faults/fault-support.ts";
-import { chromiumSkipReason, launchChromium } from "../support/browser.ts";
+import { chromiumSkipReason, launchChromium, saveScreenshot } from "../support/browser.ts";
 import { evaluationScript } from "../support/evaluation-script.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { spawnWorker, workerEnv, type WorkerProcess } from "../support/worker-process.ts";
@@ -20,24 +18,6 @@ const uiUrl = process.env["AGENTDOCK_TEST_TEMPORAL_UI_URL"];
 const skip =
   chromiumSkipReason ||
   (uiUrl === undefined ? "the test dev server runs without its Web UI" : false);
-/**
- * Screenshots go to test-results/ (git-ignored) on every run; with
- * AGENTDOCK_RECORD_SCREENSHOTS=1 to docs/ as well, where the README shows them.
- */
-const screenshotDirs = [
-  fileURLToPath(new URL("../../test-results/", import.meta.url)),
-  ...(process.env["AGENTDOCK_RECORD_SCREENSHOTS"] === "1"
-    ? [fileURLToPath(new URL("../../docs/", import.meta.url))]
-    : []),
-];
-
-async function saveScreenshot(page: Page, name: string): Promise<void> {
-  const image = await page.screenshot({ fullPage: true });
-  for (const dir of screenshotDirs) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, name), image);
-  }
-}
 const reasoner = shippedAgent("cognitive-reasoner");
 /** Longer than the tests that need the held turn; it ends when the test kills its worker. */
 const holdMs = 300_000;
@@ -168,7 +148,7 @@ describe("the Temporal Web UI shows a session as it is", { skip }, () => {
     assert.match(layout.text, /Last step entered: EvaluationMode/);
     assert.equal(layout.fractions, 0, "no number/number rendered as a fraction");
     assert.deepEqual(layout.cutOff, [], "every line of the details is inside the panel");
-    await saveScreenshot(page, "temporal-ui-mid-turn.png");
+    await saveScreenshot(page, "temporal-ui-mid-turn.png", { fullPage: true });
   });
 
   it("shows the running status and active step among the search attributes mid-turn", async () => {
@@ -224,6 +204,6 @@ describe("the Temporal Web UI shows a session as it is", { skip }, () => {
     assert.ok(layout.text.includes(result.error.slice(0, 40)), "the error as the turn reported it");
     assert.equal(layout.fractions, 0);
     assert.deepEqual(layout.cutOff, [], "every line of the details is inside the panel");
-    await saveScreenshot(page, "temporal-ui-failed-turn.png");
+    await saveScreenshot(page, "temporal-ui-failed-turn.png", { fullPage: true });
   });
 });

@@ -1,5 +1,7 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /**
  * Debian's Chromium, found by path (`.ci/run` installs it with apt-get); never a downloaded
@@ -27,4 +29,29 @@ export async function launchChromium(): Promise<Browser> {
     args: ["--no-sandbox", "--disable-dev-shm-usage"],
     timeout: 30_000,
   });
+}
+
+/**
+ * Screenshots go to test-results/screenshots/ (git-ignored) on every run; with
+ * AGENTDOCK_RECORD_SCREENSHOTS=1 to docs/ as well, where the README shows them (like
+ * `npm run record-histories`, so a test run leaves the tree unchanged).
+ */
+const screenshotDirs = [
+  fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url)),
+  ...(process.env["AGENTDOCK_RECORD_SCREENSHOTS"] === "1"
+    ? [fileURLToPath(new URL("../../docs/", import.meta.url))]
+    : []),
+];
+
+/** Saves a screenshot of `page` under `name` (a .png file name) in the screenshot folders. */
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  const image = await page.screenshot({ fullPage: options.fullPage ?? false });
+  for (const dir of screenshotDirs) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, name), image);
+  }
 }

@@ -42,7 +42,7 @@ export interface TokenUsage {
 export interface SessionView {
   sessionId: string;
   agentId: string;
-  status: "idle" | "running" | "ended";
+  status: "idle" | "running" | "failed" | "ended";
   activeStep: string | null;
   sequenceIndex: number;
   sequenceLength: number;
