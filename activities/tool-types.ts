@@ -1,5 +1,5 @@
 // Types only: workflow code imports this file with `import type`.
-import type { CognitiveToolResult, SearchResult, SummarizeResult } from "../src/tools/index.ts";
+import type { BuiltinToolOutput } from "../src/tools/index.ts";
 import type { ToolAvailability, ToolAvailabilityInput } from "./tool-availability.ts";
 
 export interface RunToolInput {
@@ -13,8 +13,11 @@ export interface RunToolInput {
   toolCallId: string;
 }
 
-/** Plain JSON: survives the payload converter unchanged. */
-export type ToolOutput = CognitiveToolResult | SummarizeResult | SearchResult;
+/**
+ * A tool's result, derived from the built-in modules' `execute` (`ThinkResult`, `SearchResult`,
+ * …). Plain JSON: survives the payload converter unchanged.
+ */
+export type ToolOutput = BuiltinToolOutput;
 
 // A property, not a method: the worker calls activities detached from the object.
 export interface ToolActivities {

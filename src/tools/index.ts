@@ -18,14 +18,28 @@ export {
   searchInputSchema,
   searchLimitDefault,
   searchLimitMax,
+  runSearch,
   searchLimitMin,
+  searchNotConfiguredReason,
   searchTool,
 } from "./search.ts";
 export type { SearchInput, SearchResult, SearchResultItem } from "./search.ts";
-export { summarizeInputSchema, summarizeTool } from "./summarize.ts";
+export {
+  runSummarize,
+  summarizeInputSchema,
+  summarizeInstructions,
+  summarizeTool,
+} from "./summarize.ts";
 export type { SummarizeInput, SummarizeResult } from "./summarize.ts";
 export { runThink, thinkInputSchema, thinkTool } from "./think.ts";
 export type { ThinkInput, ThinkResult } from "./think.ts";
 export type { ToolCatalogueEntry, ToolCategory, ToolDefinition } from "./tool-definition.ts";
 export { ToolInputError } from "./tool-input-error.ts";
 export type { ToolInputIssue } from "./tool-input-error.ts";
+export { builtinTools, createToolRegistry } from "./builtin-tools.ts";
+export type { BuiltinTool, BuiltinToolOutput } from "./builtin-tools.ts";
+export { executeTool } from "./execute-tool.ts";
+export { toolFailure } from "./tool-failure.ts";
+export { defineTool } from "./tool-module.ts";
+export type { ToolContext, ToolModule, ToolServices, ToolUnavailable } from "./tool-module.ts";
+export { ToolRegistry } from "./tool-registry.ts";
