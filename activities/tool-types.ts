@@ -26,15 +26,5 @@ export interface ToolActivities {
   checkToolAvailability: (args: ToolAvailabilityInput) => Promise<ToolAvailability>;
 }
 
-/**
- * `ApplicationFailure.type` values `runTool` throws. All but `SearchUnavailable`
- * (and a retryable `SummarizeFailed`) are non-retryable; their messages are
- * written for the model.
- */
-export type ToolFailureType =
-  | "UnknownTool"
-  | "ToolInputError"
-  | "SearchNotConfigured"
-  | "SearchFailed"
-  | "SearchUnavailable"
-  | "SummarizeFailed";
+/** The `ApplicationFailure.type` values `runTool` throws (defined with the tools). */
+export type { ToolFailureType } from "../src/tools/index.ts";

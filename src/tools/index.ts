@@ -40,6 +40,7 @@ export { builtinTools, createToolRegistry } from "./builtin-tools.ts";
 export type { BuiltinTool, BuiltinToolOutput } from "./builtin-tools.ts";
 export { executeTool } from "./execute-tool.ts";
 export { toolFailure } from "./tool-failure.ts";
+export type { ToolFailureType } from "./tool-failure.ts";
 export { defineTool } from "./tool-module.ts";
 export type { ToolContext, ToolModule, ToolServices, ToolUnavailable } from "./tool-module.ts";
 export { ToolRegistry } from "./tool-registry.ts";

@@ -150,7 +150,7 @@ describe("tool registry: availability declared by the module", () => {
         ? {
             reason: "not configured: needs a search provider (SEARCH_PROVIDER)",
             failure: () =>
-              toolFailure("WeatherNotConfigured", "weather is not configured", {
+              toolFailure("SearchNotConfigured", "weather needs a search provider", {
                 nonRetryable: true,
               }),
           }
@@ -175,7 +175,8 @@ describe("tool registry: availability declared by the module", () => {
     const { runTool } = createToolActivities({ summarizeModel: noModel, registry });
     await assert.rejects(runTool(call("weather", { wrong: 1 })), (error: unknown) => {
       assert.ok(error instanceof ApplicationFailure);
-      assert.equal(error.type, "WeatherNotConfigured");
+      assert.equal(error.type, "SearchNotConfigured");
+      assert.equal(error.message, "weather needs a search provider");
       assert.equal(error.nonRetryable, true);
       return true;
     });
