@@ -33,7 +33,12 @@ export interface SessionWorkerOptions {
    */
   secrets?: readonly string[];
   searchProvider?: SearchProvider;
-  /** The tools this worker runs: the built-in ones when omitted (plug-ins are registered into it). */
+  /**
+   * The tools this worker runs and reports as available: the built-in ones when omitted. The
+   * workflow offers the model the built-in modules' definitions (it cannot load worker code), so
+   * a tool registered beyond them runs here but is not offered until its definition reaches the
+   * workflow through history (the plug-in work).
+   */
   toolRegistry?: ToolRegistry;
   /** A prebuilt bundle (tests and benchmarks bundle once); built on start otherwise. */
   workflowBundle?: WorkflowBundle;
