@@ -18,14 +18,14 @@ export {
   searchInputSchema,
   searchLimitDefault,
   searchLimitMax,
-  runSearch,
+  runSearchTool,
   searchLimitMin,
   searchNotConfiguredReason,
   searchTool,
 } from "./search.ts";
 export type { SearchInput, SearchResult, SearchResultItem } from "./search.ts";
 export {
-  runSummarize,
+  runSummarizeTool,
   summarizeInputSchema,
   summarizeInstructions,
   summarizeTool,

@@ -69,7 +69,7 @@ function searchUnavailable({ searchProvider }: ToolServices): ToolUnavailable | 
  * @throws {ApplicationFailure} `SearchNotConfigured` without a provider, `SearchFailed` or
  *   `SearchUnavailable` (retryable) when the provider fails.
  */
-export async function runSearch(
+export async function runSearchTool(
   { query, limit }: SearchInput,
   { services, signal }: ToolContext,
 ): Promise<SearchResult> {
@@ -103,5 +103,5 @@ export const searchTool = defineTool({
   inputSchema: searchInputSchema,
   runsLong: true,
   unavailable: searchUnavailable,
-  execute: runSearch,
+  execute: runSearchTool,
 });

@@ -44,7 +44,7 @@ function summarizeFailure(message: string, options: { nonRetryable: boolean; cau
  * @throws {ApplicationFailure} `SummarizeFailed`: non-retryable when the model
  *   cannot be resolved or the provider rejects the request, retryable otherwise.
  */
-export async function runSummarize(
+export async function runSummarizeTool(
   { text, focus }: SummarizeInput,
   { sessionModel, signal }: ToolContext,
 ): Promise<SummarizeResult> {
@@ -107,5 +107,5 @@ export const summarizeTool = defineTool({
   ].join(" "),
   inputSchema: summarizeInputSchema,
   runsLong: true,
-  execute: runSummarize,
+  execute: runSummarizeTool,
 });
