@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { ProviderV4 } from "@ai-sdk/provider";
 import { AiSdkPlugin } from "@temporalio/ai-sdk";
+import type { Duration } from "@temporalio/common";
 import {
   bundleWorkflowCode,
   NativeConnection,
@@ -43,7 +44,7 @@ export interface SessionWorkerOptions {
   /** A prebuilt bundle (tests and benchmarks bundle once); built on start otherwise. */
   workflowBundle?: WorkflowBundle;
   /** Graceful shutdown: how long running activities get to finish. */
-  shutdownGraceTime?: string;
+  shutdownGraceTime?: Duration;
 }
 
 function aiSdkPlugin(modelProvider: ProviderV4, redactor: Redactor): AiSdkPlugin {

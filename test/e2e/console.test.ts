@@ -172,6 +172,8 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
 
     await send("Please evaluate the claim that remote work improves productivity");
     await answered(1, "I worked through it in 3 steps");
+    // The model's Markdown is rendered: the numbered steps are a list, tool names bold.
+    await shows(".chat .message.assistant .markdown ol li strong", "critique");
     for (const tool of ["critique", "debate", "reflect"]) {
       await shows(`.chat .tool-part[data-tool=${tool}][data-state=output-available]`, tool);
     }
@@ -287,6 +289,13 @@ describe("the web console in Chromium", { skip: chromiumSkipReason }, () => {
         );
         await ui.getByText(`session-${slowSession}`).first().waitFor({ timeout: 30_000 });
         await ui.getByText("Running").first().waitFor({ timeout: 30_000 });
+        // The session's current details (step, sequence, tools), what the console's timeline shows.
+        await ui
+          .getByRole("link", { name: "User Metadata" })
+          .or(ui.getByText("User Metadata", { exact: true }))
+          .first()
+          .click();
+        await ui.getByText("Current Details").first().waitFor({ timeout: 30_000 });
         await ui.waitForTimeout(1_000);
         await saveScreenshot(ui, "temporal-ui-session.png");
       } finally {

@@ -1,16 +1,22 @@
 import { isToolUIPart, type UIMessage } from "ai";
 import type { OrchestrationEvent } from "../api/api-types.ts";
 import { shown } from "../format.ts";
+import { MarkdownText } from "./markdown-text.tsx";
 import { OrchestrationLine } from "./orchestration-line.tsx";
 import { ToolPartView } from "./tool-part-view.tsx";
 
 type Part = UIMessage["parts"][number];
 
-function PartView({ part }: { part: Part }) {
+function PartView({ part, role }: { part: Part; role: UIMessage["role"] }) {
   if (isToolUIPart(part)) return <ToolPartView part={part} />;
   switch (part.type) {
     case "text":
-      return <div className="text">{part.text}</div>;
+      // What a person typed is shown as typed; the model writes Markdown.
+      return role === "assistant" ? (
+        <MarkdownText text={part.text} />
+      ) : (
+        <div className="text">{part.text}</div>
+      );
     case "reasoning":
       return (
         <details className="reasoning">
@@ -42,7 +48,7 @@ export function MessageView({ message, agentName }: { message: UIMessage; agentN
     <article className={`message ${message.role}`} data-role={message.role}>
       <header>{message.role === "assistant" ? agentName : roleNames[message.role]}</header>
       {message.parts.map((part, index) => (
-        <PartView key={index} part={part} />
+        <PartView key={index} part={part} role={message.role} />
       ))}
     </article>
   );
