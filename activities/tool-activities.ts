@@ -59,7 +59,7 @@ async function runRegisteredTool(
   const details = { tool: args.tool, toolCallId: args.toolCallId };
   const output =
     module.runsLong === true
-      ? await withHeartbeat(details, async (signal) =>
+      ? await withHeartbeat(details, (signal) =>
           Promise.resolve(executeTool(module, args.input, context(signal))),
         )
       : await executeTool(module, args.input, context(undefined));

@@ -15,10 +15,10 @@ export type { ReflectInput, ReflectResult } from "./reflect.ts";
 export { cognitiveToolNames, isCognitiveToolName, runCognitiveTool } from "./run-cognitive-tool.ts";
 export type { CognitiveToolName, CognitiveToolResult } from "./run-cognitive-tool.ts";
 export {
+  runSearchTool,
   searchInputSchema,
   searchLimitDefault,
   searchLimitMax,
-  runSearchTool,
   searchLimitMin,
   searchNotConfiguredReason,
   searchTool,
