@@ -103,5 +103,6 @@ export const searchTool = defineTool({
   inputSchema: searchInputSchema,
   runsLong: true,
   unavailable: searchUnavailable,
-  execute: runSearchTool,
+  // A plain call, so the worker log's stack traces name `runSearchTool`, not `Object.execute`.
+  execute: (input, context) => runSearchTool(input, context),
 });
