@@ -1,23 +1,18 @@
 import type { LanguageModel } from "ai";
 import type { SearchProvider } from "../src/search/index.ts";
-import {
-  isCognitiveToolName,
-  runCognitiveTool,
-  toolCatalogue,
-  ToolInputError,
-} from "../src/tools/index.ts";
+import { createToolRegistry, executeTool, ToolInputError } from "../src/tools/index.ts";
+import type { ToolContext, ToolRegistry, ToolServices } from "../src/tools/index.ts";
 import { withHeartbeat } from "./activity-heartbeat.ts";
-import { runSearchTool } from "./run-search-tool.ts";
-import { runSummarizeTool } from "./run-summarize-tool.ts";
-import { unavailableTools } from "./tool-availability.ts";
 import { toolInputFailure, unknownToolFailure } from "./tool-failures.ts";
 import type { RunToolInput, ToolActivities, ToolOutput } from "./tool-types.ts";
 
 export interface ToolActivityDeps {
   /** Absent when search is not configured: `search` then fails with `SearchNotConfigured`. */
   searchProvider?: SearchProvider;
-  /** Resolves the session's model id for `summarize`. */
+  /** Resolves the session's model id, for tools that call a model themselves (`summarize`). */
   summarizeModel: (modelId: string) => LanguageModel;
+  /** The tools this worker runs; the built-in ones when omitted. */
+  registry?: ToolRegistry;
 }
 
 /**
@@ -25,10 +20,13 @@ export interface ToolActivityDeps {
  * object with the worker; workflows proxy it as `ToolActivities`.
  */
 export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
+  const registry = deps.registry ?? createToolRegistry();
+  const services: ToolServices =
+    deps.searchProvider === undefined ? {} : { searchProvider: deps.searchProvider };
   return {
     runTool: async (args: RunToolInput): Promise<ToolOutput> => {
       try {
-        return await dispatch(args, deps);
+        return await runRegisteredTool(registry, services, args, deps);
       } catch (error) {
         if (error instanceof ToolInputError) {
           throw toolInputFailure(error);
@@ -37,31 +35,34 @@ export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
       }
     },
     checkToolAvailability: ({ tools }) =>
-      Promise.resolve({
-        unavailable: unavailableTools(tools, {
-          searchConfigured: deps.searchProvider !== undefined,
-        }),
-      }),
+      Promise.resolve({ unavailable: registry.unavailable(tools, services) }),
   };
 }
 
-async function dispatch(args: RunToolInput, deps: ToolActivityDeps): Promise<ToolOutput> {
-  const { tool, input } = args;
-  if (isCognitiveToolName(tool)) {
-    return runCognitiveTool(tool, input);
+async function runRegisteredTool(
+  registry: ToolRegistry,
+  services: ToolServices,
+  args: RunToolInput,
+  deps: ToolActivityDeps,
+): Promise<ToolOutput> {
+  const module = registry.find(args.tool);
+  if (module === undefined) {
+    throw unknownToolFailure(args.tool, registry.names);
   }
-  const details = { tool, toolCallId: args.toolCallId };
-  switch (tool) {
-    case "summarize":
-      return withHeartbeat(details, (signal) =>
-        runSummarizeTool(input, () => deps.summarizeModel(args.modelId), signal),
-      );
-    case "search":
-      return withHeartbeat(details, (signal) => runSearchTool(input, deps.searchProvider, signal));
-    default:
-      throw unknownToolFailure(
-        tool,
-        toolCatalogue.map((definition) => definition.name),
-      );
-  }
+  const context = (signal: AbortSignal | undefined): ToolContext => ({
+    services,
+    sessionModel: () => deps.summarizeModel(args.modelId),
+    signal,
+    sessionId: args.sessionId,
+    toolCallId: args.toolCallId,
+  });
+  const details = { tool: args.tool, toolCallId: args.toolCallId };
+  const output =
+    module.runsLong === true
+      ? await withHeartbeat(details, (signal) =>
+          Promise.resolve(executeTool(module, args.input, context(signal))),
+        )
+      : await executeTool(module, args.input, context(undefined));
+  // A registered module's result is plain JSON; typed as the built-in tools' results for callers.
+  return output as ToolOutput;
 }

@@ -1,5 +1,5 @@
 // Types only: workflow code imports this file with `import type`.
-import type { CognitiveToolResult, SearchResult, SummarizeResult } from "../src/tools/index.ts";
+import type { BuiltinToolOutput } from "../src/tools/index.ts";
 import type { ToolAvailability, ToolAvailabilityInput } from "./tool-availability.ts";
 
 export interface RunToolInput {
@@ -13,8 +13,11 @@ export interface RunToolInput {
   toolCallId: string;
 }
 
-/** Plain JSON: survives the payload converter unchanged. */
-export type ToolOutput = CognitiveToolResult | SummarizeResult | SearchResult;
+/**
+ * A tool's result, derived from the built-in modules' `execute` (`ThinkResult`, `SearchResult`,
+ * …). Plain JSON: survives the payload converter unchanged.
+ */
+export type ToolOutput = BuiltinToolOutput;
 
 // A property, not a method: the worker calls activities detached from the object.
 export interface ToolActivities {
@@ -23,15 +26,5 @@ export interface ToolActivities {
   checkToolAvailability: (args: ToolAvailabilityInput) => Promise<ToolAvailability>;
 }
 
-/**
- * `ApplicationFailure.type` values `runTool` throws. All but `SearchUnavailable`
- * (and a retryable `SummarizeFailed`) are non-retryable; their messages are
- * written for the model.
- */
-export type ToolFailureType =
-  | "UnknownTool"
-  | "ToolInputError"
-  | "SearchNotConfigured"
-  | "SearchFailed"
-  | "SearchUnavailable"
-  | "SummarizeFailed";
+/** The `ApplicationFailure.type` values `runTool` throws (defined with the tools). */
+export type { ToolFailureType } from "../src/tools/index.ts";

@@ -7,9 +7,15 @@ import {
 } from "@temporalio/workflow";
 import type { Orchestrator } from "../src/orchestration/index.ts";
 import { TOOL_ACTIVITY_MAX_ATTEMPTS, TOOL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
-import { findTool } from "../src/tools/index.ts";
+import { createToolRegistry, type ToolRegistry } from "../src/tools/index.ts";
 import type { ToolActivities } from "../activities/tool-types.ts";
 import type { TurnContext } from "./turn-context.ts";
+
+/**
+ * The tools the workflow offers the model. Only their definitions are read here (name,
+ * description, input schema); `execute` runs in the tool activity, on the worker.
+ */
+const builtinToolRegistry = createToolRegistry();
 
 /** Sessions recorded before failures were counted replay without counting them. */
 const FAILURE_COUNT_PATCH = "tool-failure-release";
@@ -38,12 +44,15 @@ function failureMessage(error: unknown): string {
  * serialised: a parallel batch is checked one call at a time against the state the previous
  * call left, so a sequence cannot be skipped by calling two tools at once.
  */
-export function buildToolSet(orchestrator: Orchestrator, context: TurnContext): ToolSet {
+export function buildToolSet(
+  orchestrator: Orchestrator,
+  context: TurnContext,
+  registry: ToolRegistry = builtinToolRegistry,
+): ToolSet {
   const tools: ToolSet = {};
   let queue: Promise<unknown> = Promise.resolve();
-  for (const name of orchestrator.template.tools) {
-    const definition = findTool(name);
-    if (definition === undefined) continue;
+  for (const definition of registry.definitionsFor(orchestrator.template.tools)) {
+    const { name } = definition;
     tools[name] = tool({
       description: definition.description,
       inputSchema: definition.inputSchema,

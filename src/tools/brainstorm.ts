@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
-import type { ToolDefinition } from "./tool-definition.ts";
+import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 
 export const brainstormInputSchema = toolInputObject({
@@ -14,7 +14,14 @@ export const brainstormInputSchema = toolInputObject({
 export type BrainstormInput = z.infer<typeof brainstormInputSchema>;
 export type BrainstormResult = CognitiveResult<"brainstorm">;
 
-export const brainstormTool: ToolDefinition<BrainstormInput> = {
+export function runBrainstorm(input: BrainstormInput): BrainstormResult {
+  return {
+    type: "brainstorm_result",
+    content: formatCognitiveContent("💡 Brainstorm", input.challenge, input.ideas),
+  };
+}
+
+export const brainstormTool = defineTool({
   name: "brainstorm",
   category: "cognitive",
   description: [
@@ -24,11 +31,5 @@ export const brainstormTool: ToolDefinition<BrainstormInput> = {
     "The tool does not brainstorm for you; it records your ideas as a visible step of the session and returns them as Markdown under a heading naming the challenge.",
   ].join(" "),
   inputSchema: brainstormInputSchema,
-};
-
-export function runBrainstorm(input: BrainstormInput): BrainstormResult {
-  return {
-    type: "brainstorm_result",
-    content: formatCognitiveContent("💡 Brainstorm", input.challenge, input.ideas),
-  };
-}
+  execute: runBrainstorm,
+});

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
-import type { ToolDefinition } from "./tool-definition.ts";
+import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 
 export const compareInputSchema = toolInputObject({
@@ -16,7 +16,14 @@ export const compareInputSchema = toolInputObject({
 export type CompareInput = z.infer<typeof compareInputSchema>;
 export type CompareResult = CognitiveResult<"compare">;
 
-export const compareTool: ToolDefinition<CompareInput> = {
+export function runCompare(input: CompareInput): CompareResult {
+  return {
+    type: "compare_result",
+    content: formatCognitiveContent("📊 Comparison", input.topic, input.comparison),
+  };
+}
+
+export const compareTool = defineTool({
   name: "compare",
   category: "cognitive",
   description: [
@@ -26,11 +33,5 @@ export const compareTool: ToolDefinition<CompareInput> = {
     "The tool does not compare for you; it records your comparison as a visible step of the session and returns it as Markdown under a heading naming the topic.",
   ].join(" "),
   inputSchema: compareInputSchema,
-};
-
-export function runCompare(input: CompareInput): CompareResult {
-  return {
-    type: "compare_result",
-    content: formatCognitiveContent("📊 Comparison", input.topic, input.comparison),
-  };
-}
+  execute: runCompare,
+});

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
-import type { ToolDefinition } from "./tool-definition.ts";
+import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 
 export const critiqueInputSchema = toolInputObject({
@@ -16,7 +16,14 @@ export const critiqueInputSchema = toolInputObject({
 export type CritiqueInput = z.infer<typeof critiqueInputSchema>;
 export type CritiqueResult = CognitiveResult<"critique">;
 
-export const critiqueTool: ToolDefinition<CritiqueInput> = {
+export function runCritique(input: CritiqueInput): CritiqueResult {
+  return {
+    type: "critique_result",
+    content: formatCognitiveContent("🔍 Critique", input.subject, input.analysis),
+  };
+}
+
+export const critiqueTool = defineTool({
   name: "critique",
   category: "cognitive",
   description: [
@@ -26,11 +33,5 @@ export const critiqueTool: ToolDefinition<CritiqueInput> = {
     "The tool does not critique for you; it records your analysis as a visible step of the session and returns it as Markdown under a heading naming the subject.",
   ].join(" "),
   inputSchema: critiqueInputSchema,
-};
-
-export function runCritique(input: CritiqueInput): CritiqueResult {
-  return {
-    type: "critique_result",
-    content: formatCognitiveContent("🔍 Critique", input.subject, input.analysis),
-  };
-}
+  execute: runCritique,
+});

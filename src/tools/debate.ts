@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
-import type { ToolDefinition } from "./tool-definition.ts";
+import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 
 export const debateInputSchema = toolInputObject({
@@ -14,7 +14,14 @@ export const debateInputSchema = toolInputObject({
 export type DebateInput = z.infer<typeof debateInputSchema>;
 export type DebateResult = CognitiveResult<"debate">;
 
-export const debateTool: ToolDefinition<DebateInput> = {
+export function runDebate(input: DebateInput): DebateResult {
+  return {
+    type: "debate_result",
+    content: formatCognitiveContent("⚖️ Debate", input.topic, input.perspectives),
+  };
+}
+
+export const debateTool = defineTool({
   name: "debate",
   category: "cognitive",
   description: [
@@ -24,11 +31,5 @@ export const debateTool: ToolDefinition<DebateInput> = {
     "The tool does not debate for you; it records your debate as a visible step of the session and returns it as Markdown under a heading naming the topic.",
   ].join(" "),
   inputSchema: debateInputSchema,
-};
-
-export function runDebate(input: DebateInput): DebateResult {
-  return {
-    type: "debate_result",
-    content: formatCognitiveContent("⚖️ Debate", input.topic, input.perspectives),
-  };
-}
+  execute: runDebate,
+});

@@ -15,17 +15,32 @@ export type { ReflectInput, ReflectResult } from "./reflect.ts";
 export { cognitiveToolNames, isCognitiveToolName, runCognitiveTool } from "./run-cognitive-tool.ts";
 export type { CognitiveToolName, CognitiveToolResult } from "./run-cognitive-tool.ts";
 export {
+  runSearchTool,
   searchInputSchema,
   searchLimitDefault,
   searchLimitMax,
   searchLimitMin,
+  searchNotConfiguredReason,
   searchTool,
 } from "./search.ts";
 export type { SearchInput, SearchResult, SearchResultItem } from "./search.ts";
-export { summarizeInputSchema, summarizeTool } from "./summarize.ts";
+export {
+  runSummarizeTool,
+  summarizeInputSchema,
+  summarizeInstructions,
+  summarizeTool,
+} from "./summarize.ts";
 export type { SummarizeInput, SummarizeResult } from "./summarize.ts";
 export { runThink, thinkInputSchema, thinkTool } from "./think.ts";
 export type { ThinkInput, ThinkResult } from "./think.ts";
 export type { ToolCatalogueEntry, ToolCategory, ToolDefinition } from "./tool-definition.ts";
 export { ToolInputError } from "./tool-input-error.ts";
 export type { ToolInputIssue } from "./tool-input-error.ts";
+export { builtinTools, createToolRegistry } from "./builtin-tools.ts";
+export type { BuiltinTool, BuiltinToolOutput } from "./builtin-tools.ts";
+export { executeTool } from "./execute-tool.ts";
+export { toolFailure } from "./tool-failure.ts";
+export type { ToolFailureType } from "./tool-failure.ts";
+export { defineTool } from "./tool-module.ts";
+export type { ToolContext, ToolModule, ToolServices, ToolUnavailable } from "./tool-module.ts";
+export { ToolRegistry } from "./tool-registry.ts";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
-import type { ToolDefinition } from "./tool-definition.ts";
+import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 
 export const reflectInputSchema = toolInputObject({
@@ -14,7 +14,14 @@ export const reflectInputSchema = toolInputObject({
 export type ReflectInput = z.infer<typeof reflectInputSchema>;
 export type ReflectResult = CognitiveResult<"reflect">;
 
-export const reflectTool: ToolDefinition<ReflectInput> = {
+export function runReflect(input: ReflectInput): ReflectResult {
+  return {
+    type: "reflect_result",
+    content: formatCognitiveContent("🪞 Reflection", input.topic, input.reflection),
+  };
+}
+
+export const reflectTool = defineTool({
   name: "reflect",
   category: "cognitive",
   description: [
@@ -24,11 +31,5 @@ export const reflectTool: ToolDefinition<ReflectInput> = {
     "The tool does not reflect for you; it records your reflection as a visible step of the session and returns it as Markdown under a heading naming the topic.",
   ].join(" "),
   inputSchema: reflectInputSchema,
-};
-
-export function runReflect(input: ReflectInput): ReflectResult {
-  return {
-    type: "reflect_result",
-    content: formatCognitiveContent("🪞 Reflection", input.topic, input.reflection),
-  };
-}
+  execute: runReflect,
+});

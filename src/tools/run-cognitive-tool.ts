@@ -1,57 +1,49 @@
-import { brainstormTool, runBrainstorm } from "./brainstorm.ts";
-import type { BrainstormResult } from "./brainstorm.ts";
-import { compareTool, runCompare } from "./compare.ts";
-import type { CompareResult } from "./compare.ts";
-import { critiqueTool, runCritique } from "./critique.ts";
-import type { CritiqueResult } from "./critique.ts";
-import { debateTool, runDebate } from "./debate.ts";
-import type { DebateResult } from "./debate.ts";
-import { parseToolInput } from "./parse-tool-input.ts";
-import { reflectTool, runReflect } from "./reflect.ts";
-import type { ReflectResult } from "./reflect.ts";
-import { runThink, thinkTool } from "./think.ts";
-import type { ThinkResult } from "./think.ts";
+import { builtinTools } from "./builtin-tools.ts";
+import type { BuiltinTool } from "./builtin-tools.ts";
+import { executeTool } from "./execute-tool.ts";
+import type { ToolContext } from "./tool-module.ts";
 
-export const cognitiveToolNames = [
-  "think",
-  "reflect",
-  "critique",
-  "debate",
-  "brainstorm",
-  "compare",
-] as const;
+type CognitiveTool = Extract<BuiltinTool, { category: "cognitive" }>;
 
-export type CognitiveToolName = (typeof cognitiveToolNames)[number];
+export type CognitiveToolName = CognitiveTool["name"];
 
-export type CognitiveToolResult =
-  ThinkResult | ReflectResult | CritiqueResult | DebateResult | BrainstormResult | CompareResult;
+export type CognitiveToolResult = ReturnType<CognitiveTool["execute"]>;
+
+function isCognitiveTool(tool: BuiltinTool): tool is CognitiveTool {
+  return tool.category === "cognitive";
+}
+
+const cognitiveTools: readonly CognitiveTool[] = builtinTools.filter(isCognitiveTool);
+
+/** The built-in tools of the cognitive category, in catalogue order. */
+export const cognitiveToolNames: readonly CognitiveToolName[] = cognitiveTools.map(
+  (tool) => tool.name,
+);
 
 export function isCognitiveToolName(name: string): name is CognitiveToolName {
   return (cognitiveToolNames as readonly string[]).includes(name);
 }
 
+// Cognitive tools only reshape the model's own text: they use nothing from the context.
+const noContext: ToolContext = {
+  services: {},
+  sessionModel: () => {
+    throw new Error("a cognitive tool uses no model");
+  },
+  signal: undefined,
+  sessionId: "",
+  toolCallId: "",
+};
+
 /**
- * Validates raw tool-call arguments and runs the named cognitive tool.
+ * Validates raw tool-call arguments and runs the named cognitive tool, synchronously.
  *
  * @throws {ToolInputError} when the arguments do not match the tool's schema.
  */
 export function runCognitiveTool(name: CognitiveToolName, input: unknown): CognitiveToolResult {
-  switch (name) {
-    case "think":
-      return runThink(parseToolInput(thinkTool, input));
-    case "reflect":
-      return runReflect(parseToolInput(reflectTool, input));
-    case "critique":
-      return runCritique(parseToolInput(critiqueTool, input));
-    case "debate":
-      return runDebate(parseToolInput(debateTool, input));
-    case "brainstorm":
-      return runBrainstorm(parseToolInput(brainstormTool, input));
-    case "compare":
-      return runCompare(parseToolInput(compareTool, input));
-    default: {
-      const unreachable: never = name;
-      throw new Error(`Unknown cognitive tool: ${String(unreachable)}`);
-    }
+  const tool = cognitiveTools.find((candidate) => candidate.name === name);
+  if (tool === undefined) {
+    throw new Error(`Unknown cognitive tool: ${name}`);
   }
+  return executeTool<CognitiveToolResult>(tool, input, noContext);
 }

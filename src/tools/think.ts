@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
-import type { ToolDefinition } from "./tool-definition.ts";
+import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 
 export const thinkInputSchema = toolInputObject({
@@ -14,7 +14,14 @@ export const thinkInputSchema = toolInputObject({
 export type ThinkInput = z.infer<typeof thinkInputSchema>;
 export type ThinkResult = CognitiveResult<"think">;
 
-export const thinkTool: ToolDefinition<ThinkInput> = {
+export function runThink(input: ThinkInput): ThinkResult {
+  return {
+    type: "think_result",
+    content: formatCognitiveContent("🧠 Thinking", input.topic, input.reasoning),
+  };
+}
+
+export const thinkTool = defineTool({
   name: "think",
   category: "cognitive",
   description: [
@@ -24,11 +31,5 @@ export const thinkTool: ToolDefinition<ThinkInput> = {
     "The tool does not reason for you; it records your reasoning as a visible step of the session and returns it as Markdown under a heading naming the topic.",
   ].join(" "),
   inputSchema: thinkInputSchema,
-};
-
-export function runThink(input: ThinkInput): ThinkResult {
-  return {
-    type: "think_result",
-    content: formatCognitiveContent("🧠 Thinking", input.topic, input.reasoning),
-  };
-}
+  execute: runThink,
+});

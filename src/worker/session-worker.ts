@@ -11,6 +11,7 @@ import {
 } from "@temporalio/worker";
 import { createToolActivities } from "../../activities/tool-activities.ts";
 import type { SearchProvider } from "../search/index.ts";
+import { createToolRegistry, type ToolRegistry } from "../tools/index.ts";
 import { withClassifiedFailures } from "./classify-model-failures.ts";
 import { livenessHeartbeat } from "./liveness-heartbeat.ts";
 import { createRedactor, type Redactor } from "./redact-secrets.ts";
@@ -33,6 +34,13 @@ export interface SessionWorkerOptions {
    */
   secrets?: readonly string[];
   searchProvider?: SearchProvider;
+  /**
+   * The tools this worker runs and reports as available: the built-in ones when omitted. The
+   * workflow offers the model the built-in modules' definitions (it cannot load worker code), so
+   * a tool registered beyond them runs here but is not offered until its definition reaches the
+   * workflow through history (the plug-in work).
+   */
+  toolRegistry?: ToolRegistry;
   /** A prebuilt bundle (tests and benchmarks bundle once); built on start otherwise. */
   workflowBundle?: WorkflowBundle;
   /** Graceful shutdown: how long running activities get to finish. */
@@ -72,6 +80,7 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
   const provider = options.modelProvider;
   const redactor = createRedactor(options.secrets ?? []);
   const activities = createToolActivities({
+    registry: options.toolRegistry ?? createToolRegistry(),
     ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
     summarizeModel: (modelId) => withClassifiedFailures(provider, redactor).languageModel(modelId),
   });
