@@ -1,10 +1,14 @@
 import type { NativeConnection, Worker } from "@temporalio/worker";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
+import { builtinTools } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
 import { agentsDirs } from "./agent-dirs.ts";
 import type { CliContext } from "./cli-context.ts";
+import { cliToolRegistry } from "./cli-tool-registry.ts";
 import { writeLine } from "./output.ts";
 import { workerModelSetup } from "./worker-model-setup.ts";
+
+const builtinNames = new Set<string>(builtinTools.map((tool) => tool.name));
 
 /** A session worker with the model providers and search provider the environment configures. */
 export async function createConfiguredWorker(
@@ -12,13 +16,26 @@ export async function createConfiguredWorker(
   options: { connection: NativeConnection; namespace: string; taskQueue: string },
 ): Promise<Worker> {
   const searchProvider = createSearchProvider(searchConfigFromEnv(context.env));
-  const { modelProvider, secrets } = workerModelSetup(context.env, agentsDirs(context), (line) => {
+  const warn = (line: string): void => {
     writeLine(context.stderr, `worker: warning: ${line}`);
-  });
+  };
+  const toolRegistry = await cliToolRegistry(context, warn);
+  const plugins = toolRegistry.tools.filter((tool) => !builtinNames.has(tool.name));
+  if (plugins.length > 0) {
+    const listed = plugins.map(({ name, category }) => `${name} (${category})`).join(", ");
+    writeLine(context.stderr, `worker: plug-in tools: ${listed}`);
+  }
+  const { modelProvider, secrets } = workerModelSetup(
+    context.env,
+    agentsDirs(context),
+    warn,
+    toolRegistry.catalogueEntries(),
+  );
   return createSessionWorker({
     ...options,
     modelProvider,
     secrets,
+    toolRegistry,
     ...(searchProvider === undefined ? {} : { searchProvider }),
   });
 }

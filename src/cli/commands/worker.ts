@@ -30,6 +30,9 @@ Environment:
   AGENTDOCK_ALLOWED_BASE_URLS
                           more base URLs a template's llm.baseURL may name, comma-separated, besides
                           the providers' own and those of the templates in the agents folders
+  AGENTDOCK_TOOL_DIRS     folders (separated like PATH) whose .ts, .mts, .js and .mjs files are tool
+                          plug-ins; the worker refuses to start if one is broken
+  AGENTDOCK_TOOL_MODULES  more plug-in modules, comma-separated: package names or module files
   AGENTDOCK_SCRIPT_DIRS   folders (separated like PATH) whose scripts "script:<path>" models may
                           play, besides the agents folders (shipped agents/, AGENTDOCK_AGENTS_DIR)
 
