@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   createPluginToolRegistry,
@@ -90,6 +91,32 @@ describe("tool plug-ins: loading a good plug-in", () => {
     const { modules, warnings } = await loadToolPlugins({ dirs: [dir], modules: [] }, { cwd: dir });
     assert.deepEqual(modules, []);
     assert.match(warnings.join("\n"), /has no \.ts, \.mts, \.js or \.mjs files/);
+  });
+});
+
+/** The README's example plug-in, as written (its zod import pointed at this project's zod). */
+function readmeExample(): string {
+  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("#### Plug-in tools"));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(block !== undefined, "the README's Plug-in tools section has a ts example");
+  assert.ok(block.includes('import { z } from "zod";'));
+  return block.replace('import { z } from "zod";', zodImport);
+}
+
+describe("tool plug-ins: the README's example", () => {
+  it("loads and counts words, as the README shows", async () => {
+    const dir = await folderWith({ "word-count.ts": readmeExample() });
+    const { modules } = await loadToolPlugins({ dirs: [dir], modules: [] }, { cwd: dir });
+    const [tool] = modules;
+    assert.equal(tool?.name, "word_count");
+    assert.equal(tool.category, "analysis");
+    const input = tool.inputSchema.parse({ text: "three little words" });
+    assert.deepEqual(tool.execute(input, undefined as never), {
+      type: "word_count_result",
+      words: 3,
+      content: "## 3 words counted",
+    });
   });
 });
 
