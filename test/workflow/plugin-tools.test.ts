@@ -7,7 +7,7 @@ import type { SessionEvent } from "../../src/session/session-types.ts";
 import type { ToolRegistry } from "../../src/tools/index.ts";
 import { createPluginToolRegistry } from "../../src/tool-plugins/index.ts";
 import { scheduledTools } from "../support/history.ts";
-import { wordCountPlugin, writePluginFolder } from "../support/plugin-files.ts";
+import { wordCountPlugin, writePluginFolder, zodImport } from "../support/plugin-files.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 
 // A plug-in tool (`word_count`, category "analysis", loaded from a folder as the worker loads
@@ -40,6 +40,44 @@ function counterTemplate(registry: ToolRegistry) {
   );
 }
 
+// A plug-in whose service is down: it throws a plain Error, as plug-in code does.
+const tallyPlugin = `${zodImport}
+export default {
+  name: "tally",
+  category: "analysis",
+  description: "Tally the items of a list.",
+  inputSchema: z.object({ text: z.string() }),
+  execute: () => {
+    throw new Error("the tally service is down");
+  },
+};
+`;
+
+function tallyTemplate(registry: ToolRegistry) {
+  return parseAgentTemplate(
+    {
+      id: "tallier",
+      name: "Tallier",
+      llm: { provider: "scripted", model: "auto" },
+      tools: ["think", "tally", "reflect"],
+      orchestration: {
+        defaultStep: "Chat",
+        releaseAfterFailures: 1,
+        steps: [
+          {
+            name: "Tallying",
+            conditions: [{ type: "message_regex", value: "\\btally\\b", flags: "i" }],
+            sequence: ["think", "tally", "reflect"],
+            onComplete: "default",
+          },
+          { name: "Chat", availableTools: { allowed: ["think"] } },
+        ],
+      },
+    },
+    { tools: registry.catalogueEntries() },
+  );
+}
+
 type ModelStep = Extract<SessionEvent, { type: "model_step" }>;
 
 async function sessionEvents(env: TestEnv, sessionId: string): Promise<SessionEvent[]> {
@@ -52,7 +90,10 @@ describe("a plug-in tool in an agent's step sequence", () => {
   let withPlugin: TestEnv;
   let withoutPlugin: TestEnv;
   before(async () => {
-    const folder = await writePluginFolder({ "word-count.ts": wordCountPlugin });
+    const folder = await writePluginFolder({
+      "word-count.ts": wordCountPlugin,
+      "tally.ts": tallyPlugin,
+    });
     removeFolder = folder.remove;
     ({ registry } = await createPluginToolRegistry(
       { dirs: [folder.dir], modules: [] },
@@ -138,5 +179,28 @@ describe("a plug-in tool in an agent's step sequence", () => {
     assert.ok(skipped?.type === "step_skipped", JSON.stringify(orchestration));
     assert.match(skipped.reason, /not installed/);
     assert.match(skipped.reason, /word_count/);
+  });
+
+  it("counts a plug-in that throws as a failed tool with its message, and releases the sequence", async () => {
+    const sessionId = uniqueId("plugin-failing");
+    const result = await withPlugin.sessions.sendWithStart(
+      { template: tallyTemplate(registry), sessionId },
+      "Please tally these: apples, pears",
+      "m1",
+    );
+    assert.equal(result.error, undefined);
+    const tally = result.toolCalls.find((call) => call.toolName === "tally");
+    assert.equal(tally?.status, "error");
+    assert.match(tally.detail ?? "", /the tally service is down/);
+    const orchestration = (await sessionEvents(withPlugin, sessionId)).flatMap(
+      (event): OrchestrationEvent[] => (event.type === "orchestration" ? [event.event] : []),
+    );
+    const released = orchestration.find((event) => event.type === "sequence_released");
+    assert.ok(released?.type === "sequence_released", JSON.stringify(orchestration));
+    assert.deepEqual(
+      { step: released.step, tool: released.tool, cause: released.cause, to: released.to },
+      { step: "Tallying", tool: "tally", cause: "failed", to: "Chat" },
+    );
+    assert.match(released.error, /the tally service is down/);
   });
 });
