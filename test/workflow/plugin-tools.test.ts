@@ -6,7 +6,7 @@ import { workflowIdFor } from "../../src/session/index.ts";
 import type { SessionEvent } from "../../src/session/session-types.ts";
 import type { ToolRegistry } from "../../src/tools/index.ts";
 import { createPluginToolRegistry } from "../../src/tool-plugins/index.ts";
-import { scheduledTools } from "../support/history.ts";
+import { recordHistory, scheduledTools } from "../support/history.ts";
 import { wordCountPlugin, writePluginFolder, zodImport } from "../support/plugin-files.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 
@@ -134,6 +134,7 @@ describe("a plug-in tool in an agent's step sequence", () => {
     assert.deepEqual(offered.slice(0, 3), [["think"], ["word_count"], ["reflect"]]);
     // The scripted model's answer quotes each tool result's heading: the plug-in's reached it.
     assert.match(result.text, /\d+ words counted/);
+    await recordHistory(withPlugin.client, workflowIdFor(sessionId), "plugin-tools");
   });
 
   it("matches the plug-in by its category in a wildcard policy: a step denying *analysis* never offers it", async () => {
