@@ -14,7 +14,7 @@ import { writeLine } from "./output.ts";
  * listing every problem (the CLI prints it and exits 1, like other configuration errors).
  */
 export async function cliToolRegistry(
-  context: CliContext,
+  context: Pick<CliContext, "env">,
   warn: (line: string) => void,
 ): Promise<ToolRegistry> {
   const config = toolPluginConfigFromEnv(context.env);
