@@ -6,7 +6,11 @@ import { parseCommandArgs } from "../command-args.ts";
 import { connectOrExplain, connectSettings } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
-import { createConfiguredWorker, runUntilInterrupted } from "../session-worker-run.ts";
+import {
+  createConfiguredWorker,
+  loadWorkerTools,
+  runUntilInterrupted,
+} from "../session-worker-run.ts";
 
 const help = `Usage: agentdock-temporal worker
 
@@ -51,6 +55,7 @@ export const workerCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
+    const toolRegistry = await loadWorkerTools(context);
     const settings = connectSettings(context);
     const connection = await connectOrExplain(settings.address, () =>
       NativeConnection.connect(settings.connectionOptions),
@@ -60,6 +65,7 @@ export const workerCommand: Command = {
         connection,
         namespace: settings.namespace,
         taskQueue,
+        toolRegistry,
       });
       writeLine(
         context.stderr,
