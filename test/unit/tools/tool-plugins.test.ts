@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { CancelledFailure } from "@temporalio/common";
+import { MockActivityEnvironment } from "@temporalio/testing";
+import { createToolActivities } from "../../../activities/index.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -214,5 +217,66 @@ describe("tool plug-ins: a broken plug-in stops the worker with a message naming
       loadToolPlugins({ dirs: [], modules: ["agentdock-no-such-plugin"] }, { cwd: process.cwd() }),
       /package "agentdock-no-such-plugin": cannot be imported/,
     );
+  });
+});
+
+describe("tool plug-ins: in the tool activities", () => {
+  function noModel(): never {
+    throw new Error("no model expected in this test");
+  }
+
+  it("describes the agent's plug-in tools (not the built-in ones) with a closed JSON schema when asked", async () => {
+    const dir = await folderWith({ "word-count.ts": wordCountPlugin });
+    const { registry } = await createPluginToolRegistry({ dirs: [dir], modules: [] }, { cwd: dir });
+    const { checkToolAvailability } = createToolActivities({ summarizeModel: noModel, registry });
+
+    const plain = await checkToolAvailability({ tools: ["think", "word_count", "absent"] });
+    assert.equal(plain.pluginTools, undefined);
+    const described = await checkToolAvailability({
+      tools: ["think", "word_count", "absent"],
+      describePlugins: true,
+    });
+    assert.deepEqual(Object.keys(described.unavailable), ["absent"]);
+    assert.deepEqual(
+      described.pluginTools?.map(({ name, category }) => ({ name, category })),
+      [{ name: "word_count", category: "analysis" }],
+    );
+    const schema = described.pluginTools[0]?.inputJsonSchema ?? {};
+    assert.equal(schema["type"], "object");
+    assert.equal(schema["additionalProperties"], false);
+    assert.deepEqual(schema["required"], ["text"]);
+  });
+
+  it("heartbeats while a long-running plug-in works and hands it the activity's cancellation signal", async () => {
+    const dir = await folderWith({
+      "slow.ts": `${zodImport}
+export default {
+  name: "slow_fetch", category: "research", description: "Waits until cancelled.", runsLong: true,
+  inputSchema: z.object({ url: z.string() }),
+  execute: (_input: unknown, { signal }: { signal: AbortSignal }) =>
+    new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+};`,
+    });
+    const { registry } = await createPluginToolRegistry({ dirs: [dir], modules: [] }, { cwd: dir });
+    const { runTool } = createToolActivities({ summarizeModel: noModel, registry });
+    const env = new MockActivityEnvironment();
+    const heartbeats: unknown[] = [];
+    const firstBeat = new Promise<void>((resolve) => {
+      env.on("heartbeat", (details: unknown) => {
+        heartbeats.push(details);
+        resolve();
+      });
+    });
+    const run = env.run(runTool, {
+      tool: "slow_fetch",
+      input: { url: "x" },
+      modelId: "test-model",
+      sessionId: "session-1",
+      toolCallId: "call-1",
+    });
+    await firstBeat;
+    env.cancel();
+    await assert.rejects(run, CancelledFailure);
+    assert.deepEqual(heartbeats[0], { tool: "slow_fetch", toolCallId: "call-1" });
   });
 });
