@@ -134,7 +134,12 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
         toolRegistry,
         ...(searchProvider === undefined ? {} : { searchProvider }),
       }),
-    console: { ...consolePort, taskQueue: DEFAULT_TASK_QUEUE, agentsDirs: [resolve("agents")] },
+    console: {
+      ...consolePort,
+      taskQueue: DEFAULT_TASK_QUEUE,
+      agentsDirs: [resolve("agents")],
+      tools: toolRegistry.catalogueEntries(),
+    },
   });
   const { server, worker } = stack;
   const connection = await connectClient({ address: server.address });

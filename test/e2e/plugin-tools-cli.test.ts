@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { TurnResult } from "../../src/session/index.ts";
-import { spawnCli } from "../support/cli-process.ts";
+import { spawnCli, startServe } from "../support/cli-process.ts";
 import { wordCountPlugin, writePluginFolder, zodImport } from "../support/plugin-files.ts";
 import { testServer, uniqueId } from "../support/temporal-env.ts";
 import { spawnWorker, type WorkerProcess } from "../support/worker-process.ts";
@@ -88,6 +88,23 @@ describe("plug-in tools through the CLI and a worker process", () => {
       { id: "counter", valid: true },
       output,
     );
+  });
+
+  it("serves the template through the HTTP API of `serve` started with the same variable", async () => {
+    const serve = await startServe({ ...process.env, ...env, AGENTDOCK_API_TOKEN: "" }, [
+      "--dir",
+      agentsDir,
+    ]);
+    cleanups.push(() => serve.process.kill());
+    const response = await fetch(`${serve.url}/api/agents`, {
+      signal: AbortSignal.timeout(10_000),
+    });
+    assert.equal(response.status, 200);
+    const { agents } = (await response.json()) as {
+      agents: { id: string; valid: boolean; error?: string }[];
+    };
+    const counter = agents.find((agent) => agent.id === "counter");
+    assert.equal(counter?.valid, true, counter?.error);
   });
 
   it("runs the plug-in in a session started with `send`, its output reaching the answer", async () => {
