@@ -1,4 +1,8 @@
 export { createToolActivities } from "./tool-activities.ts";
 export type { ToolActivityDeps } from "./tool-activities.ts";
 export type { RunToolInput, ToolActivities, ToolFailureType, ToolOutput } from "./tool-types.ts";
-export type { ToolAvailability, ToolAvailabilityInput } from "./tool-availability.ts";
+export type {
+  PluginToolDefinition,
+  ToolAvailability,
+  ToolAvailabilityInput,
+} from "./tool-availability.ts";

@@ -3,6 +3,7 @@ import type { SearchProvider } from "../src/search/index.ts";
 import { createToolRegistry, executeTool, ToolInputError } from "../src/tools/index.ts";
 import type { ToolContext, ToolRegistry, ToolServices } from "../src/tools/index.ts";
 import { withHeartbeat } from "./activity-heartbeat.ts";
+import { pluginToolDefinitions } from "./plugin-tool-definitions.ts";
 import { toolInputFailure, unknownToolFailure } from "./tool-failures.ts";
 import type { RunToolInput, ToolActivities, ToolOutput } from "./tool-types.ts";
 
@@ -34,8 +35,13 @@ export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
         throw error;
       }
     },
-    checkToolAvailability: ({ tools }) =>
-      Promise.resolve({ unavailable: registry.unavailable(tools, services) }),
+    checkToolAvailability: ({ tools, describePlugins }) =>
+      Promise.resolve({
+        unavailable: registry.unavailable(tools, services),
+        ...(describePlugins === true
+          ? { pluginTools: pluginToolDefinitions(registry, tools) }
+          : {}),
+      }),
   };
 }
 

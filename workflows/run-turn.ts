@@ -7,6 +7,7 @@ import {
   patched,
   type ActivityOptions,
 } from "@temporalio/workflow";
+import type { PluginToolDefinition } from "../activities/tool-availability.ts";
 import type { Orchestrator } from "../src/orchestration/index.ts";
 import {
   MODEL_ACTIVITY_HEARTBEAT_TIMEOUT,
@@ -96,6 +97,7 @@ export async function runModelLoop(
   orchestrator: Orchestrator,
   context: TurnContext,
   messages: ModelMessage[],
+  pluginTools: readonly PluginToolDefinition[] = [],
 ): Promise<ModelLoopOutcome> {
   const { template } = orchestrator;
   // Messages of the steps that completed: kept even if a later step fails, so the conversation
@@ -105,7 +107,7 @@ export async function runModelLoop(
     const result = await generateText({
       model: modelForStep(context, 0, context.state().activeStep),
       messages,
-      tools: buildToolSet(orchestrator, context),
+      tools: buildToolSet(orchestrator, context, undefined, pluginTools),
       stopWhen: isStepCount(template.options.maxSteps),
       maxRetries: 0,
       ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),

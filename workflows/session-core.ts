@@ -24,12 +24,13 @@ import type {
 } from "../src/session/session-types.ts";
 import { toolCatalogueEntries } from "../src/tools/index.ts";
 import { patched } from "@temporalio/workflow";
+import type { PluginToolDefinition } from "../activities/tool-availability.ts";
 import { EventLog } from "./event-log.ts";
 import { compactionCut } from "./history-window.ts";
 import { summarizeHistory } from "./summarize-history.ts";
 import { SessionStream } from "./session-stream.ts";
 import { runModelLoop } from "./run-turn.ts";
-import { reportedUnavailableTools } from "./tool-availability.ts";
+import { reportedTools } from "./tool-availability.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 /**
@@ -37,7 +38,10 @@ import type { TurnContext } from "./turn-context.ts";
  * handlers and the main loop in agent-session.ts decide when turns run.
  */
 export class SessionCore {
-  readonly orchestrator: Orchestrator;
+  /** Rebuilt when a turn learns the worker's plug-in tools, so their categories match wildcards. */
+  orchestrator: Orchestrator;
+  /** The plug-in tools the last availability check reported: offered to the model like built-ins. */
+  private pluginTools: PluginToolDefinition[] = [];
   readonly input: SessionInput;
   readonly log: EventLog;
   /** The live stream; it keeps the items of the last two turns for subscribers that resume. */
@@ -184,6 +188,18 @@ export class SessionCore {
     }
   }
 
+  /**
+   * The orchestrator is pure and keeps no state, so swapping it for one whose catalogue knows the
+   * plug-ins' categories changes decisions only where those categories matter (wildcards).
+   */
+  private usePluginTools(pluginTools: PluginToolDefinition[]): void {
+    this.pluginTools = pluginTools;
+    this.orchestrator = createOrchestrator(this.input.template, [
+      ...toolCatalogueEntries,
+      ...pluginTools.map(({ name, category }) => ({ name, category })),
+    ]);
+  }
+
   /** Runs the next pending message as one turn. */
   async runNextTurn(): Promise<TurnResult | undefined> {
     const message = this.pending[0];
@@ -191,11 +207,12 @@ export class SessionCore {
     this.status = "running";
     this.turnNotes = [];
     // Before the step is chosen: a step needing a tool this worker cannot run is not entered.
-    const unavailable = await reportedUnavailableTools(this.input.template.tools);
+    const reported = await reportedTools(this.input.template.tools);
+    if (reported?.pluginTools !== undefined) this.usePluginTools(reported.pluginTools);
     const availability =
-      unavailable === undefined
+      reported === undefined
         ? undefined
-        : this.orchestrator.onToolAvailability(this.state, unavailable);
+        : this.orchestrator.onToolAvailability(this.state, reported.unavailable);
     if (availability !== undefined) this.state = availability.state;
     this.stream.dropBefore(this.lastTurnStart);
     this.lastTurnStart = this.stream.offset;
@@ -221,6 +238,7 @@ export class SessionCore {
             this.orchestrator,
             this.turnContext(toolCalls, model.modelId),
             this.messages as ModelMessage[],
+            this.pluginTools,
           );
     this.messages.push(...(outcome.responseMessages as SessionMessage[]));
 

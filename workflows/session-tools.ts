@@ -1,4 +1,4 @@
-import { tool, type ToolSet } from "ai";
+import { jsonSchema, tool, type FlexibleSchema, type JSONSchema7, type ToolSet } from "ai";
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -8,6 +8,7 @@ import {
 import type { Orchestrator } from "../src/orchestration/index.ts";
 import { TOOL_ACTIVITY_MAX_ATTEMPTS, TOOL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
 import { createToolRegistry, type ToolRegistry } from "../src/tools/index.ts";
+import type { PluginToolDefinition } from "../activities/tool-availability.ts";
 import type { ToolActivities } from "../activities/tool-types.ts";
 import type { TurnContext } from "./turn-context.ts";
 
@@ -48,10 +49,11 @@ export function buildToolSet(
   orchestrator: Orchestrator,
   context: TurnContext,
   registry: ToolRegistry = builtinToolRegistry,
+  pluginTools: readonly PluginToolDefinition[] = [],
 ): ToolSet {
   const tools: ToolSet = {};
   let queue: Promise<unknown> = Promise.resolve();
-  for (const definition of registry.definitionsFor(orchestrator.template.tools)) {
+  for (const definition of offeredDefinitions(orchestrator.template.tools, registry, pluginTools)) {
     const { name } = definition;
     tools[name] = tool({
       description: definition.description,
@@ -66,6 +68,37 @@ export function buildToolSet(
     });
   }
   return tools;
+}
+
+interface OfferedDefinition {
+  name: string;
+  description: string;
+  inputSchema: FlexibleSchema<unknown>;
+}
+
+/**
+ * The agent's tools in its order: a built-in tool from its module, a plug-in from the definition
+ * the worker reported. A plug-in's input is checked by its own zod schema in the activity (the
+ * workflow cannot load it), so here the JSON schema only describes it to the model.
+ */
+function offeredDefinitions(
+  names: readonly string[],
+  registry: ToolRegistry,
+  pluginTools: readonly PluginToolDefinition[],
+): OfferedDefinition[] {
+  return names.flatMap((name): OfferedDefinition[] => {
+    const [builtin] = registry.definitionsFor([name]);
+    if (builtin !== undefined) return [builtin];
+    const plugin = pluginTools.find((definition) => definition.name === name);
+    if (plugin === undefined) return [];
+    return [
+      {
+        name,
+        description: plugin.description,
+        inputSchema: jsonSchema(plugin.inputJsonSchema as JSONSchema7),
+      },
+    ];
+  });
 }
 
 async function executeGuarded(

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadAgent, type LoadedAgent } from "../agents/index.ts";
-import { toolCatalogueEntries } from "../tools/index.ts";
+import { toolCatalogueEntries, type ToolCatalogueEntry } from "../tools/index.ts";
 import type { CliContext } from "./cli-context.ts";
 import { CliError } from "./cli-error.ts";
 import { cliSettings } from "./cli-env.ts";
@@ -35,9 +35,13 @@ export function shownPath(file: string): string {
  * (exit 1), as the README promises: the id is well-formed, there is just no such agent, and the
  * message lists the ones there are.
  */
-export function loadAgentTemplate(id: string, dirs: readonly string[]): LoadedAgent {
+export function loadAgentTemplate(
+  id: string,
+  dirs: readonly string[],
+  tools: readonly ToolCatalogueEntry[] = toolCatalogueEntries,
+): LoadedAgent {
   try {
-    return loadAgent(id, { agentsDirs: dirs, tools: toolCatalogueEntries });
+    return loadAgent(id, { agentsDirs: dirs, tools });
   } catch (error) {
     throw new CliError(error instanceof Error ? error.message : String(error), undefined, {
       cause: error,

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { ToolCatalogueEntry } from "../tools/index.ts";
 import { Client } from "@temporalio/client";
 import { DevServerError } from "../dev-server/dev-server-error.ts";
 import { CliError } from "./cli-error.ts";
@@ -25,6 +26,8 @@ export interface ConsoleApiOptions {
   namespace: string;
   taskQueue: string;
   agentsDirs: readonly string[];
+  /** The tools templates are checked against (built-in plus plug-ins). */
+  tools?: readonly ToolCatalogueEntry[];
   temporalUiUrl: string | undefined;
 }
 
@@ -66,6 +69,7 @@ export async function startConsoleApi(options: ConsoleApiOptions): Promise<Conso
     client: new Client({ connection, namespace: options.namespace }),
     taskQueue: options.taskQueue,
     agentsDirs: options.agentsDirs,
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
     tokens,
     ...(options.temporalUiUrl === undefined ? {} : { temporalUiUrl: options.temporalUiUrl }),
   });

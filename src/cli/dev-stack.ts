@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import type { ToolCatalogueEntry } from "../tools/index.ts";
 import { dirname, resolve } from "node:path";
 import { NativeConnection, type Worker } from "@temporalio/worker";
 import { startDevServer, type DevServer } from "../dev-server/dev-server.ts";
@@ -16,7 +17,14 @@ export interface DevStackOptions {
   progress: (line: string) => void;
   createWorker: (connection: NativeConnection, namespace: string) => Promise<Worker>;
   /** The HTTP API and web console on 127.0.0.1 (0 = a free port; `flag` names the option). */
-  console: { port: number; flag: string; taskQueue: string; agentsDirs: readonly string[] };
+  console: {
+    port: number;
+    flag: string;
+    taskQueue: string;
+    agentsDirs: readonly string[];
+    /** The tools templates are checked against (built-in plus plug-ins). */
+    tools?: readonly ToolCatalogueEntry[];
+  };
 }
 
 export interface DevStack {
@@ -65,6 +73,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       namespace: server.namespace,
       taskQueue: options.console.taskQueue,
       agentsDirs: options.console.agentsDirs,
+      ...(options.console.tools === undefined ? {} : { tools: options.console.tools }),
       temporalUiUrl: server.uiUrl,
     });
     options.progress("starting a worker (bundling the workflow takes a few seconds)…");

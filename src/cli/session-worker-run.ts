@@ -1,24 +1,59 @@
 import type { NativeConnection, Worker } from "@temporalio/worker";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
+import { builtinTools, type ToolRegistry } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
 import { agentsDirs } from "./agent-dirs.ts";
 import type { CliContext } from "./cli-context.ts";
+import { cliToolRegistry } from "./cli-tool-registry.ts";
 import { writeLine } from "./output.ts";
 import { workerModelSetup } from "./worker-model-setup.ts";
+
+const builtinNames = new Set<string>(builtinTools.map((tool) => tool.name));
+
+function workerWarning(context: CliContext): (line: string) => void {
+  return (line) => {
+    writeLine(context.stderr, `worker: warning: ${line}`);
+  };
+}
+
+/**
+ * The worker's tools (built-in plus plug-ins). Loaded before connecting to Temporal, so a broken
+ * plug-in is reported as what it is, whether or not Temporal is reachable.
+ */
+export function loadWorkerTools(context: CliContext): Promise<ToolRegistry> {
+  return cliToolRegistry(context, workerWarning(context));
+}
 
 /** A session worker with the model providers and search provider the environment configures. */
 export async function createConfiguredWorker(
   context: CliContext,
-  options: { connection: NativeConnection; namespace: string; taskQueue: string },
+  options: {
+    connection: NativeConnection;
+    namespace: string;
+    taskQueue: string;
+    /** Loaded from the environment when omitted. */
+    toolRegistry?: ToolRegistry;
+  },
 ): Promise<Worker> {
   const searchProvider = createSearchProvider(searchConfigFromEnv(context.env));
-  const { modelProvider, secrets } = workerModelSetup(context.env, agentsDirs(context), (line) => {
-    writeLine(context.stderr, `worker: warning: ${line}`);
-  });
+  const warn = workerWarning(context);
+  const toolRegistry = options.toolRegistry ?? (await loadWorkerTools(context));
+  const plugins = toolRegistry.tools.filter((tool) => !builtinNames.has(tool.name));
+  if (plugins.length > 0) {
+    const listed = plugins.map(({ name, category }) => `${name} (${category})`).join(", ");
+    writeLine(context.stderr, `worker: plug-in tools: ${listed}`);
+  }
+  const { modelProvider, secrets } = workerModelSetup(
+    context.env,
+    agentsDirs(context),
+    warn,
+    toolRegistry.catalogueEntries(),
+  );
   return createSessionWorker({
     ...options,
     modelProvider,
     secrets,
+    toolRegistry,
     ...(searchProvider === undefined ? {} : { searchProvider }),
   });
 }

@@ -8,10 +8,10 @@ import { loadAgent } from "../agents/index.ts";
 import { SessionClient } from "../client/index.ts";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
 import { DEFAULT_TASK_QUEUE, workflowIdFor } from "../session/index.ts";
-import { toolCatalogueEntries } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
 import { shownPath } from "./agent-dirs.ts";
 import { runChat } from "./chat-repl.ts";
+import { cliToolRegistry } from "./cli-tool-registry.ts";
 import { consolePortOption } from "./console-api.ts";
 import { startDevStack } from "./dev-stack.ts";
 import { fileWorkerLogger } from "./worker-log-file.ts";
@@ -94,13 +94,15 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   }
   const options = parsed.data;
   const consolePort = consolePortOption(options);
+  const warn = (line: string): void => {
+    console.error(`warning: ${line}`);
+  };
+  const toolRegistry = await cliToolRegistry({ env }, warn);
   const { template } = loadAgent(options.agent, {
     agentsDirs: [resolve("agents")],
-    tools: toolCatalogueEntries,
+    tools: toolRegistry.catalogueEntries(),
   });
-  const models = workerModelSetup(env, [resolve("agents")], (line) => {
-    console.error(`warning: ${line}`);
-  });
+  const models = workerModelSetup(env, [resolve("agents")], warn, toolRegistry.catalogueEntries());
   const searchProvider = createSearchProvider(searchConfigFromEnv(env));
 
   const dbFile = resolve(options.db);
@@ -129,9 +131,15 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
         taskQueue: DEFAULT_TASK_QUEUE,
         modelProvider: models.modelProvider,
         secrets: models.secrets,
+        toolRegistry,
         ...(searchProvider === undefined ? {} : { searchProvider }),
       }),
-    console: { ...consolePort, taskQueue: DEFAULT_TASK_QUEUE, agentsDirs: [resolve("agents")] },
+    console: {
+      ...consolePort,
+      taskQueue: DEFAULT_TASK_QUEUE,
+      agentsDirs: [resolve("agents")],
+      tools: toolRegistry.catalogueEntries(),
+    },
   });
   const { server, worker } = stack;
   const connection = await connectClient({ address: server.address });

@@ -4,7 +4,7 @@ import { modelAccessFromEnv } from "../llm/model-access-env.ts";
 import type { ModelAccess } from "../llm/model-access.ts";
 import { createModelProvider } from "../llm/model-provider.ts";
 import { providerConfigFromEnv, providerSecrets } from "../llm/provider-config.ts";
-import { toolCatalogueEntries } from "../tools/index.ts";
+import { toolCatalogueEntries, type ToolCatalogueEntry } from "../tools/index.ts";
 import { secretsFromEnv } from "../worker/redact-secrets.ts";
 
 export interface WorkerModelSetup {
@@ -21,11 +21,12 @@ export interface WorkerModelSetup {
  */
 function templateBaseURLs(
   agentsDirs: readonly string[],
+  tools: readonly ToolCatalogueEntry[],
   warn: (message: string) => void,
 ): string[] {
   const listings = listAgents({
     agentsDirs,
-    tools: toolCatalogueEntries,
+    tools,
     onSkippedEntry: ({ path, reason }) => {
       warn(`skipping ${path} in the agents folder: ${reason}`);
     },
@@ -49,12 +50,14 @@ export function workerModelSetup(
   env: Readonly<Record<string, string | undefined>>,
   agentsDirs: readonly string[],
   warn: (message: string) => void,
+  /** The tools the worker has (its plug-ins included): templates naming them are valid. */
+  tools: readonly ToolCatalogueEntry[] = toolCatalogueEntries,
 ): WorkerModelSetup {
   const providerConfig = providerConfigFromEnv(env);
   const access = modelAccessFromEnv(env, {
     providerConfig,
     agentsDirs,
-    templateBaseURLs: templateBaseURLs(agentsDirs, warn),
+    templateBaseURLs: templateBaseURLs(agentsDirs, tools, warn),
   });
   return {
     modelProvider: createModelProvider(providerConfig, access),

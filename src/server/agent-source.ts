@@ -1,6 +1,6 @@
 import { listAgentIds, listAgents, loadAgent, TemplateTooLargeError } from "../agents/index.ts";
 import type { AgentTemplate } from "../orchestration/index.ts";
-import { toolCatalogueEntries } from "../tools/index.ts";
+import { toolCatalogueEntries, type ToolCatalogueEntry } from "../tools/index.ts";
 import { ApiError } from "./api-error.ts";
 
 export interface AgentSummary {
@@ -20,13 +20,19 @@ export interface AgentSummary {
  */
 export class AgentSource {
   private readonly dirs: readonly string[];
+  private readonly tools: readonly ToolCatalogueEntry[];
 
-  constructor(dirs: readonly string[]) {
+  /** `tools`: what templates are checked against (the plug-ins the CLI loaded included). */
+  constructor(
+    dirs: readonly string[],
+    tools: readonly ToolCatalogueEntry[] = toolCatalogueEntries,
+  ) {
     this.dirs = dirs;
+    this.tools = tools;
   }
 
   list(): AgentSummary[] {
-    return listAgents({ agentsDirs: this.dirs, tools: toolCatalogueEntries }).map((listing) =>
+    return listAgents({ agentsDirs: this.dirs, tools: this.tools }).map((listing) =>
       listing.ok
         ? {
             id: listing.id,
@@ -52,7 +58,7 @@ export class AgentSource {
       throw new ApiError(404, "unknown_agent", `no agent "${id}" (GET /api/agents lists them)`);
     }
     try {
-      return loadAgent(id, { agentsDirs: this.dirs, tools: toolCatalogueEntries }).template;
+      return loadAgent(id, { agentsDirs: this.dirs, tools: this.tools }).template;
     } catch (error) {
       if (error instanceof TemplateTooLargeError) {
         throw new ApiError(

@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import type { ToolCatalogueEntry } from "../tools/index.ts";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Client } from "@temporalio/client";
@@ -15,6 +16,8 @@ export interface ApiServerOptions {
   taskQueue: string;
   /** Template folders, first match wins (shipped agents first). */
   agentsDirs: readonly string[];
+  /** The tools templates are checked against (built-in plus plug-ins); the built-in ones if omitted. */
+  tools?: readonly ToolCatalogueEntry[];
   /** A token of the default tenant: every /api route then needs `Authorization: Bearer <token>`. */
   token?: string;
   /** Tokens of named tenants (with `token`, all of them are accepted); none: the API is open. */
@@ -51,7 +54,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // with Retry-After within seconds when it makes none (no worker, a stuck turn).
     sessions: new SessionClient(options.client, options.taskQueue, { roomWait: API_ROOM_WAIT }),
     hub,
-    agents: new AgentSource(options.agentsDirs),
+    agents: new AgentSource(options.agentsDirs, options.tools),
   };
   const app = createApiApp(api, {
     tokens: [

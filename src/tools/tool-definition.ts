@@ -1,6 +1,10 @@
 import type { z } from "zod";
 
-export type ToolCategory = "cognitive" | "writing" | "research";
+/**
+ * The built-in categories, plus any a plug-in names (`analysis`): templates match categories with
+ * wildcards (`*cognitive*`), so a plug-in picks one that groups it sensibly.
+ */
+export type ToolCategory = "cognitive" | "writing" | "research" | (string & {});
 
 export interface ToolDefinition<I = unknown> {
   name: string;

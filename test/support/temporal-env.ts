@@ -8,6 +8,7 @@ import { createModelProvider } from "../../src/llm/model-provider.ts";
 import { providerSecrets, type ProviderConfig } from "../../src/llm/provider-config.ts";
 import { SessionClient } from "../../src/client/index.ts";
 import type { SearchProvider } from "../../src/search/index.ts";
+import type { ToolRegistry } from "../../src/tools/index.ts";
 import { bundleSessionWorkflows, createSessionWorker } from "../../src/worker/session-worker.ts";
 import { testModelAccess } from "./test-model-access.ts";
 import { connectClient } from "../../src/temporal-connection.ts";
@@ -52,6 +53,8 @@ export interface TestEnv {
     /** Replaces parts of `testModelAccess`; the provider config's base URLs stay allowed. */
     modelAccess?: Partial<ModelAccess>;
     searchProvider?: SearchProvider;
+    /** The worker's tools (built-in plus plug-ins); the built-in ones when omitted. */
+    toolRegistry?: ToolRegistry;
   }): Promise<RunningWorker>;
   close(): Promise<void>;
 }
@@ -90,6 +93,7 @@ export async function createTestEnv(
         ),
         secrets: providerSecrets(providerConfig),
         ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
+        ...(options.toolRegistry === undefined ? {} : { toolRegistry: options.toolRegistry }),
         workflowBundle: await sharedBundle(),
       });
       const running = worker.run();

@@ -1,8 +1,9 @@
 /**
  * Tools AgentDock ships (its `src/nodes` registry). A template naming one of these that our
  * catalogue lacks still loads: the tool is reported as missing ("not installed here") instead of
- * refused, so AgentDock agents load unchanged and say what they need. A name neither knows is a
- * typo and stays an error.
+ * refused, so AgentDock agents load unchanged and say what they need. Any other unknown name
+ * loads the same way (a plug-in this process lacks) unless it is close to a known name: that is a
+ * typo and stays an error, with the suggestion.
  */
 export const agentDockToolNames: ReadonlySet<string> = new Set([
   "arxiv_fetch",

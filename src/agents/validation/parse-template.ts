@@ -1,3 +1,4 @@
+import { agentDockToolNames } from "./agentdock-tools.ts";
 import { fromAgentDockShape, isAgentDockShape } from "./agentdock-shape.ts";
 import { checkProviderOptions } from "./provider-options-check.ts";
 import { checkTemplate } from "./template-checks.ts";
@@ -64,7 +65,9 @@ export function parseAgentTemplate(
     const index = template.tools.indexOf(name);
     issues.push({
       path: originalPath(["tools", index]),
-      message: `"${name}" is an AgentDock tool this project does not have`,
+      message: agentDockToolNames.has(name)
+        ? `"${name}" is an AgentDock tool this project does not have`
+        : `"${name}" is neither a built-in tool nor a plug-in installed here (AGENTDOCK_TOOL_DIRS, AGENTDOCK_TOOL_MODULES)`,
     });
   }
   if (issues.length > 0) throw new TemplateError(issues, options.source);

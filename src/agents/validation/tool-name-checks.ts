@@ -37,14 +37,20 @@ export function expandAgentTools(
       for (const tool of matched) if (!tools.includes(tool)) tools.push(tool);
       return;
     }
-    if (catalogue !== undefined && !known.includes(name) && agentDockToolNames.has(name)) {
+    if (catalogue !== undefined && !known.includes(name)) {
+      // A name close to a known one is a typo; any other may be a plug-in this process lacks
+      // (the worker that runs the session may have it): it loads, reported as missing.
+      const suggestion = agentDockToolNames.has(name)
+        ? ""
+        : didYouMean(name, [...known, ...agentDockToolNames]);
+      if (suggestion !== "") {
+        errors.push({
+          path,
+          message: `unknown tool "${name}"${suggestion} (known: ${known.join(", ")})`,
+        });
+        return;
+      }
       if (!missingTools.includes(name)) missingTools.push(name);
-    } else if (catalogue !== undefined && !known.includes(name)) {
-      errors.push({
-        path,
-        message: `unknown tool "${name}"${didYouMean(name, [...known, ...agentDockToolNames])} (known: ${known.join(", ")})`,
-      });
-      return;
     }
     if (tools.includes(name)) {
       errors.push({ path, message: `"${name}" is listed twice; list each tool once` });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { listAgents } from "../../agents/index.ts";
-import { toolCatalogueEntries } from "../../tools/index.ts";
+import { cliToolCatalogue } from "../cli-tool-registry.ts";
 import { dirsSchema } from "../arg-schemas.ts";
 import { agentsDirs, shownPath, templateFileFor } from "../agent-dirs.ts";
 import { agentNeeds, describeNeeds, providerReadiness } from "../agent-needs.ts";
@@ -22,7 +22,9 @@ printed too. AgentDock templates (agentId, nodes, nodeConfigurations) load as th
 
 A valid agent may still lack what its sessions need to run as written: the worker's setting for
 its provider (GEMINI_API_KEY, GROQ_API_KEY, ... read from this environment, as a worker started
-here would) or AgentDock tools this project does not have. Those are listed under "needs".
+here would) or tools this project does not have (AgentDock tools, plug-ins not installed here).
+Those are listed under "needs". Templates are checked against the built-in tools and the plug-ins
+AGENTDOCK_TOOL_DIRS and AGENTDOCK_TOOL_MODULES install, as the worker loads them.
 
 Options:
   --dir DIR    another folder of templates (repeatable)
@@ -46,7 +48,7 @@ export const agentsCommand: Command = {
   name: "agents",
   summary: "list shipped and local agent templates and validate them",
   help,
-  run(argv, context) {
+  async run(argv, context) {
     const args = parseCommandArgs(
       agentsCommand,
       argv,
@@ -55,7 +57,7 @@ export const agentsCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const dirs = agentsDirs(context, args.dir);
-    const listings = listAgents({ agentsDirs: dirs, tools: toolCatalogueEntries });
+    const listings = listAgents({ agentsDirs: dirs, tools: await cliToolCatalogue(context) });
     const invalid = listings.filter((listing) => !listing.ok);
     const readiness = providerReadiness(context.env);
     if (args.json) {

@@ -4,6 +4,7 @@ import { agentIdSchema, dirsSchema, sessionIdSchema } from "../arg-schemas.ts";
 import { agentsDirs, loadAgentTemplate } from "../agent-dirs.ts";
 import { runChat } from "../chat-repl.ts";
 import type { Command } from "../cli-context.ts";
+import { cliToolCatalogue } from "../cli-tool-registry.ts";
 import { CliError } from "../cli-error.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { withSessions } from "../connect.ts";
@@ -49,7 +50,11 @@ export const chatCommand: Command = {
       context,
     );
     if (args === undefined) return ExitCode.ok;
-    const { template } = loadAgentTemplate(args.agent, agentsDirs(context, args.dir));
+    const { template } = loadAgentTemplate(
+      args.agent,
+      agentsDirs(context, args.dir),
+      await cliToolCatalogue(context),
+    );
     const sessionId = args.session ?? randomUUID().slice(0, 8);
     await withSessions(context, async (connected) => {
       const { sessions, settings } = connected;

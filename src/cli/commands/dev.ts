@@ -11,7 +11,11 @@ import { cliSettings } from "../cli-env.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
-import { createConfiguredWorker, runUntilInterrupted } from "../session-worker-run.ts";
+import {
+  createConfiguredWorker,
+  loadWorkerTools,
+  runUntilInterrupted,
+} from "../session-worker-run.ts";
 
 const help = `Usage: agentdock-temporal dev [--db FILE] [--port N] [--ui-port N] [--console-port N]
 
@@ -66,6 +70,8 @@ export const devCommand: Command = {
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
     const consolePort = consolePortOption(args);
+    // Checked before the dev server starts: a broken plug-in stops `dev` at once.
+    const toolRegistry = await loadWorkerTools(context);
     const {
       server,
       dbFile,
@@ -81,8 +87,13 @@ export const devCommand: Command = {
         writeLine(context.stderr, line);
       },
       createWorker: (connection, namespace) =>
-        createConfiguredWorker(context, { connection, namespace, taskQueue }),
-      console: { ...consolePort, taskQueue, agentsDirs: agentsDirs(context) },
+        createConfiguredWorker(context, { connection, namespace, taskQueue, toolRegistry }),
+      console: {
+        ...consolePort,
+        taskQueue,
+        agentsDirs: agentsDirs(context),
+        tools: toolRegistry.catalogueEntries(),
+      },
     });
     try {
       // What another terminal needs to reach this server and worker (nothing for the defaults).

@@ -6,6 +6,7 @@ import type { Command } from "../cli-context.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { withSessions } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
+import { cliToolCatalogue } from "../cli-tool-registry.ts";
 import { writeJson, writeLine } from "../output.ts";
 import { formatTurnFooter } from "../session-format.ts";
 import { onSession } from "../session-errors.ts";
@@ -64,7 +65,11 @@ export const sendCommand: Command = {
     const template =
       args.agent === undefined
         ? undefined
-        : loadAgentTemplate(args.agent, agentsDirs(context, args.dir)).template;
+        : loadAgentTemplate(
+            args.agent,
+            agentsDirs(context, args.dir),
+            await cliToolCatalogue(context),
+          ).template;
     const messageId = args["message-id"] ?? randomUUID();
     const result = await withSessions(context, async (connected) => {
       await warnIfNoWorker(connected, context);

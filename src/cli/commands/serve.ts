@@ -6,6 +6,7 @@ import { createApiServer, tenantTokensFromEnv, type TenantToken } from "../../se
 import { apiGrpcRetryInterceptor } from "../../server/api-grpc-retry.ts";
 import { portSchema, temporalUiUrlSchema } from "../arg-schemas.ts";
 import { agentsDirs } from "../agent-dirs.ts";
+import { cliToolCatalogue } from "../cli-tool-registry.ts";
 import type { Command } from "../cli-context.ts";
 import { usageError } from "../cli-error.ts";
 import { parseCommandArgs } from "../command-args.ts";
@@ -126,6 +127,7 @@ export const serveCommand: Command = {
     }
     const temporalUiUrl = args["temporal-ui"] ?? uiFromEnv?.data;
     const dirs = agentsDirs(context, args.dir);
+    const tools = await cliToolCatalogue(context);
     const corsOrigins = (context.env["AGENTDOCK_API_CORS_ORIGIN"] ?? "")
       .split(",")
       .map((origin) => origin.trim())
@@ -149,6 +151,7 @@ export const serveCommand: Command = {
           client: new Client({ connection, namespace: settings.namespace }),
           taskQueue,
           agentsDirs: dirs,
+          tools,
           corsOrigins,
           tokens,
           ...(temporalUiUrl === undefined ? {} : { temporalUiUrl }),

@@ -6,7 +6,11 @@ import { parseCommandArgs } from "../command-args.ts";
 import { connectOrExplain, connectSettings } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
-import { createConfiguredWorker, runUntilInterrupted } from "../session-worker-run.ts";
+import {
+  createConfiguredWorker,
+  loadWorkerTools,
+  runUntilInterrupted,
+} from "../session-worker-run.ts";
 
 const help = `Usage: agentdock-temporal worker
 
@@ -30,6 +34,9 @@ Environment:
   AGENTDOCK_ALLOWED_BASE_URLS
                           more base URLs a template's llm.baseURL may name, comma-separated, besides
                           the providers' own and those of the templates in the agents folders
+  AGENTDOCK_TOOL_DIRS     folders (separated like PATH) whose .ts, .mts, .js and .mjs files are tool
+                          plug-ins; the worker refuses to start if one is broken
+  AGENTDOCK_TOOL_MODULES  more plug-in modules, comma-separated: package names or module files
   AGENTDOCK_SCRIPT_DIRS   folders (separated like PATH) whose scripts "script:<path>" models may
                           play, besides the agents folders (shipped agents/, AGENTDOCK_AGENTS_DIR)
 
@@ -48,6 +55,7 @@ export const workerCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
+    const toolRegistry = await loadWorkerTools(context);
     const settings = connectSettings(context);
     const connection = await connectOrExplain(settings.address, () =>
       NativeConnection.connect(settings.connectionOptions),
@@ -57,6 +65,7 @@ export const workerCommand: Command = {
         connection,
         namespace: settings.namespace,
         taskQueue,
+        toolRegistry,
       });
       writeLine(
         context.stderr,
