@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import type { ToolCatalogueEntry } from "../tools/index.ts";
+import { toolCatalogueEntries, type ToolCatalogueEntry } from "../tools/index.ts";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Client } from "@temporalio/client";
@@ -55,6 +55,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     sessions: new SessionClient(options.client, options.taskQueue, { roomWait: API_ROOM_WAIT }),
     hub,
     agents: new AgentSource(options.agentsDirs, options.tools),
+    tools: options.tools ?? toolCatalogueEntries,
   };
   const app = createApiApp(api, {
     tokens: [

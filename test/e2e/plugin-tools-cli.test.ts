@@ -107,8 +107,9 @@ describe("plug-in tools through the CLI and a worker process", () => {
     assert.equal(counter?.valid, true, counter?.error);
   });
 
+  const sessionId = uniqueId("plugin-cli");
+
   it("runs the plug-in in a session started with `send`, its output reaching the answer", async () => {
-    const sessionId = uniqueId("plugin-cli");
     const { code, stdout, output } = await cli([
       "send",
       sessionId,
@@ -126,6 +127,34 @@ describe("plug-in tools through the CLI and a worker process", () => {
       ["think:ok", "word_count:ok", "reflect:ok"],
     );
     assert.match(result.text, /\d+ words counted/);
+  });
+
+  it("explains in the timeline of `serve` why the default step withheld the plug-in: its category is denied", async () => {
+    const serve = await startServe({ ...process.env, ...env, AGENTDOCK_API_TOKEN: "" }, [
+      "--dir",
+      agentsDir,
+    ]);
+    cleanups.push(() => serve.process.kill());
+    const response = await fetch(`${serve.url}/api/sessions/${sessionId}/timeline`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    assert.equal(response.status, 200);
+    const timeline = (await response.json()) as {
+      turns: {
+        entries: {
+          kind: string;
+          activeStep?: string | null;
+          withheldTools?: { tool: string; reason: string }[];
+        }[];
+      }[];
+    };
+    const inChat = timeline.turns
+      .flatMap((turn) => turn.entries)
+      .filter((entry) => entry.kind === "model_call" && entry.activeStep === "Chat");
+    assert.ok(inChat.length > 0, JSON.stringify(timeline));
+    const withheld = inChat.at(-1)?.withheldTools?.find((entry) => entry.tool === "word_count");
+    assert.ok(withheld !== undefined, JSON.stringify(inChat));
+    assert.match(withheld.reason, /step "Chat" denies it in availableTools.denied/);
   });
 
   it("refuses to start a worker on a broken plug-in, naming the file, the field and the fix", async () => {

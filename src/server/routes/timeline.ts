@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { buildTimeline, readRunActivities, type TimelineSources } from "../../client/index.ts";
 import { createOrchestrator, type AgentTemplate } from "../../orchestration/index.ts";
-import { toolCatalogueEntries } from "../../tools/index.ts";
+import type { ToolCatalogueEntry } from "../../tools/index.ts";
 import type { ApiContext, ApiEnv } from "../api-context.ts";
 import { toApiError } from "../api-error.ts";
 import { sessionIdParam } from "./sessions.ts";
@@ -10,11 +10,16 @@ import { sessionIdParam } from "./sessions.ts";
  * Why each tool was withheld at a model call: the session's own template snapshot asked the
  * same question the workflow asked then (availability, the step's policy, its sequence position).
  */
-function decisionsBy(template: AgentTemplate | undefined): TimelineSources["toolDecisions"] {
+function decisionsBy(
+  template: AgentTemplate | undefined,
+  tools: readonly ToolCatalogueEntry[],
+): TimelineSources["toolDecisions"] {
   if (template === undefined) return () => [];
   let orchestrator: ReturnType<typeof createOrchestrator>;
   try {
-    orchestrator = createOrchestrator(template, toolCatalogueEntries);
+    // The server's tools, plug-ins included, so a category wildcard matches them as it did in
+    // the workflow.
+    orchestrator = createOrchestrator(template, tools);
   } catch {
     // A snapshot this code cannot compile: the timeline still shows what was offered.
     return () => [];
@@ -50,7 +55,7 @@ export async function getTimelineRoute(api: ApiContext, c: Context<ApiEnv>): Pro
         sessionId,
         events: log.events,
         messages,
-        toolDecisions: decisionsBy(run.template),
+        toolDecisions: decisionsBy(run.template, api.tools),
         toolRuns: run.tools,
       }),
     );
