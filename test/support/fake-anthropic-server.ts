@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { FakeReply } from "./fake-openai-server.ts";
+import { listenFake, readBody, sendJson, tokens } from "./fake-http.ts";
 
 /** The parts of an Anthropic Messages request body the tests look at. */
 export interface MessagesRequest {
@@ -188,43 +188,7 @@ export async function startFakeAnthropicServer(
     response.end();
   }
 
-  await new Promise<void>((resolve) => {
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    enqueue: (...more) => {
-      queue.push(...more);
-    },
-    pendingReplies: () => queue.length,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-      });
-    },
-  };
-}
-
-/** Token counts as characters / 4, like the other fakes: deterministic for a given request. */
-function tokens(value: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(value ?? "").length / 4));
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(body));
+  return listenFake(server, requests, queue);
 }
 
 function sendError(response: ServerResponse, status: number, message: string, type: string): void {

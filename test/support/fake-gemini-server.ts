@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { FakeReply } from "./fake-openai-server.ts";
+import { listenFake, readBody, sendJson, tokens } from "./fake-http.ts";
 
 /** The parts of a Gemini generateContent request body the tests look at. */
 export interface GenerateContentRequest {
@@ -157,27 +157,7 @@ export async function startFakeGeminiServer(
     response.end();
   }
 
-  await new Promise<void>((resolve) => {
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    enqueue: (...more) => {
-      queue.push(...more);
-    },
-    pendingReplies: () => queue.length,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-      });
-    },
-  };
+  return listenFake(server, requests, queue);
 }
 
 function partsOf(reply: Exclude<FakeReply, { status: number }>): Record<string, unknown>[] {
@@ -190,22 +170,6 @@ function partsOf(reply: Exclude<FakeReply, { status: number }>): Record<string, 
     return [...thought, { functionCall: { name: reply.toolCall.name, args } }];
   }
   return [...thought, { text: reply.text }];
-}
-
-/** Token counts as characters / 4, like the other fakes: deterministic for a given request. */
-function tokens(value: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(value ?? "").length / 4));
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(body));
 }
 
 function sendError(response: ServerResponse, code: number, message: string, status: string): void {

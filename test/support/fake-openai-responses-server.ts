@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { FakeReply } from "./fake-openai-server.ts";
+import { listenFake, readBody, tokens } from "./fake-http.ts";
 
 /** The parts of an OpenAI Responses request body the tests look at. */
 export interface ResponsesRequest {
@@ -152,36 +152,7 @@ export async function startFakeResponsesServer(
     response.end();
   }
 
-  await new Promise<void>((resolve) => {
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    enqueue: (...more) => {
-      queue.push(...more);
-    },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-      });
-    },
-  };
-}
-
-function tokens(value: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(value ?? "").length / 4));
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return listenFake(server, requests, queue);
 }
 
 function sendError(response: ServerResponse, status: number, message: string): void {

@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ProviderConfig } from "../../src/llm/provider-config.ts";
+import { listenFake, readBody, sendJson, tokens } from "./fake-http.ts";
 
 /** What the server answers to the next chat-completions request, in arrival order. */
 export type FakeReply =
@@ -153,27 +153,7 @@ export async function startFakeOpenAIServer(
     }
   }
 
-  await new Promise<void>((resolve) => {
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    enqueue: (...more) => {
-      queue.push(...more);
-    },
-    pendingReplies: () => queue.length,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          if (error === undefined) resolve();
-          else reject(error);
-        });
-      });
-    },
-  };
+  return listenFake(server, requests, queue);
 }
 
 interface Completion {
@@ -184,11 +164,6 @@ interface Completion {
   reasoning: string | undefined;
   toolCall: { id: string; name: string; arguments: string } | undefined;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-}
-
-/** Token counts as characters / 4, like the scripted model: deterministic for a given request. */
-function tokens(value: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(value).length / 4));
 }
 
 function toCompletion(
@@ -341,17 +316,6 @@ async function writeStream(
       : completion.usage;
   if (includeUsage) chunk([], { usage });
   response.end("data: [DONE]\n\n");
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(body));
 }
 
 function sendError(response: ServerResponse, status: number, message: string, type: string): void {
