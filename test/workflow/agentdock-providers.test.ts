@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ProviderConfig } from "../../src/llm/provider-config.ts";
-import { workflowIdFor } from "../../src/session/index.ts";
+import { workflowIdFor, type TurnResult } from "../../src/session/index.ts";
 import {
   startFakeGeminiServer,
   offeredFunctions,
@@ -101,6 +101,23 @@ const chatCases: ChatCase[] = [
     wire: { reasoning_effort: "low" },
   },
 ];
+
+/** The evaluation turn every provider case plays: critique → debate → reflect, then the answer. */
+function assertEvaluationTurn(result: TurnResult): void {
+  assert.equal(result.error, undefined);
+  assert.equal(result.text, "Remote work helps focused tasks and hurts onboarding.");
+  assert.deepEqual(
+    result.toolCalls.map((call) => call.toolName),
+    ["critique", "debate", "reflect"],
+  );
+  assert.ok(result.state.cumulativeTokenUsage.totalTokens > 0);
+}
+
+/** Four model calls, each of the first three offered exactly the sequence's next tool. */
+function assertOneToolPerCall(offered: string[][]): void {
+  assert.equal(offered.length, 4);
+  assert.deepEqual(offered.slice(0, 3), [["critique"], ["debate"], ["reflect"]]);
+}
 
 describe("AgentDock's providers, each against a local server speaking its protocol", () => {
   let env: TestEnv;
@@ -214,20 +231,9 @@ describe("AgentDock's providers, each against a local server speaking its protoc
     };
     const result = await env.sessions.sendWithStart({ template, sessionId }, message, "m1");
 
-    assert.equal(result.error, undefined);
-    assert.equal(result.text, "Remote work helps focused tasks and hurts onboarding.");
-    assert.deepEqual(
-      result.toolCalls.map((call) => call.toolName),
-      ["critique", "debate", "reflect"],
-    );
-    assert.ok(result.state.cumulativeTokenUsage.totalTokens > 0);
+    assertEvaluationTurn(result);
     const requests = anthropic.requests;
-    assert.equal(requests.length, 4);
-    assert.deepEqual(requests.slice(0, 3).map(offeredAnthropicTools), [
-      ["critique"],
-      ["debate"],
-      ["reflect"],
-    ]);
+    assertOneToolPerCall(requests.map(offeredAnthropicTools));
     for (const request of requests) {
       assert.equal(request.path, "/v1/messages");
       assert.equal(request.headers["x-api-key"], apiKey);
@@ -252,20 +258,9 @@ describe("AgentDock's providers, each against a local server speaking its protoc
     };
     const result = await env.sessions.sendWithStart({ template, sessionId }, message, "m1");
 
-    assert.equal(result.error, undefined);
-    assert.equal(result.text, "Remote work helps focused tasks and hurts onboarding.");
-    assert.deepEqual(
-      result.toolCalls.map((call) => call.toolName),
-      ["critique", "debate", "reflect"],
-    );
-    assert.ok(result.state.cumulativeTokenUsage.totalTokens > 0);
+    assertEvaluationTurn(result);
     const requests = openai.requests;
-    assert.equal(requests.length, 4);
-    assert.deepEqual(requests.slice(0, 3).map(offeredResponsesTools), [
-      ["critique"],
-      ["debate"],
-      ["reflect"],
-    ]);
+    assertOneToolPerCall(requests.map(offeredResponsesTools));
     for (const request of requests) {
       assert.equal(request.path, "/v1/responses");
       assert.equal(request.headers.authorization, `Bearer ${apiKey}`);
