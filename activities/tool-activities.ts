@@ -1,4 +1,5 @@
 import type { LanguageModel } from "ai";
+import { createHttpPageReader } from "../src/search/index.ts";
 import type { SearchProvider } from "../src/search/index.ts";
 import { createToolRegistry, executeTool, ToolInputError } from "../src/tools/index.ts";
 import type { ToolContext, ToolRegistry, ToolServices } from "../src/tools/index.ts";
@@ -22,8 +23,10 @@ export interface ToolActivityDeps {
  */
 export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
   const registry = deps.registry ?? createToolRegistry();
-  const services: ToolServices =
-    deps.searchProvider === undefined ? {} : { searchProvider: deps.searchProvider };
+  const services: ToolServices = {
+    ...(deps.searchProvider === undefined ? {} : { searchProvider: deps.searchProvider }),
+    pageReader: createHttpPageReader(),
+  };
   return {
     runTool: async (args: RunToolInput): Promise<ToolOutput> => {
       try {

@@ -7,3 +7,12 @@ export { SearchProviderError } from "./search-provider-error.ts";
 export type { SearchProviderErrorOptions } from "./search-provider-error.ts";
 export { createSearxngProvider } from "./searxng-provider.ts";
 export type { SearxngProviderOptions } from "./searxng-provider.ts";
+export { decodeEntities, htmlTitle, htmlToText } from "./html-to-text.ts";
+export { createHttpPageReader, pageMaxBytesDefault, pageTimeoutMsDefault } from "./page-reader.ts";
+export type {
+  HttpPageReaderOptions,
+  PageRead,
+  PageReader,
+  PageReadResult,
+  PageUnreachable,
+} from "./page-reader.ts";

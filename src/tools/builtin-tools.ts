@@ -2,6 +2,7 @@ import { brainstormTool } from "./brainstorm.ts";
 import { compareTool } from "./compare.ts";
 import { critiqueTool } from "./critique.ts";
 import { debateTool } from "./debate.ts";
+import { deepResearchTool } from "./deep-research.ts";
 import { reflectTool } from "./reflect.ts";
 import { searchTool } from "./search.ts";
 import { summarizeTool } from "./summarize.ts";
@@ -21,6 +22,7 @@ export const builtinTools = [
   compareTool,
   summarizeTool,
   searchTool,
+  deepResearchTool,
 ] as const;
 
 export type BuiltinTool = (typeof builtinTools)[number];

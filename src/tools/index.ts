@@ -9,6 +9,24 @@ export { critiqueInputSchema, critiqueTool, runCritique } from "./critique.ts";
 export type { CritiqueInput, CritiqueResult } from "./critique.ts";
 export { debateInputSchema, debateTool, runDebate } from "./debate.ts";
 export type { DebateInput, DebateResult } from "./debate.ts";
+export {
+  deepResearchInputSchema,
+  deepResearchTool,
+  researchCharsPerSource,
+  researchCharsTotal,
+  researchDepthDefault,
+  researchMaxSourcesDefault,
+  researchMaxSourcesMax,
+  runDeepResearch,
+} from "./deep-research.ts";
+export type { DeepResearchInput, DeepResearchResult } from "./deep-research.ts";
+export {
+  formatResearchPrompt,
+  parseResearchPrompt,
+  researchInstructions,
+} from "./research-prompt.ts";
+export type { ResearchSourceText } from "./research-prompt.ts";
+export type { ResearchSource } from "./research-report.ts";
 export { parseToolInput } from "./parse-tool-input.ts";
 export { reflectInputSchema, reflectTool, runReflect } from "./reflect.ts";
 export type { ReflectInput, ReflectResult } from "./reflect.ts";

@@ -2,7 +2,7 @@ import { ApplicationFailure } from "@temporalio/common";
 
 /**
  * `ApplicationFailure.type` values a tool call fails with: a small set, so callers can branch on
- * them. All but `SearchUnavailable` (and a retryable `SummarizeFailed`) are non-retryable; their
+ * them. All but `SearchUnavailable` (and a retryable `SummarizeFailed` or `ResearchFailed`) are non-retryable; their
  * messages are written for the model.
  */
 export type ToolFailureType =
@@ -11,7 +11,8 @@ export type ToolFailureType =
   | "SearchNotConfigured"
   | "SearchFailed"
   | "SearchUnavailable"
-  | "SummarizeFailed";
+  | "SummarizeFailed"
+  | "ResearchFailed";
 
 /**
  * A failure a tool throws for the model to read: `type` names it for callers and tests, the

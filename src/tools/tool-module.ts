@@ -1,4 +1,5 @@
 import type { LanguageModel } from "ai";
+import type { PageReader } from "../search/page-reader.ts";
 import type { SearchProvider } from "../search/search-provider.ts";
 import type { ToolCategory, ToolDefinition } from "./tool-definition.ts";
 
@@ -6,6 +7,8 @@ import type { ToolCategory, ToolDefinition } from "./tool-definition.ts";
 export interface ToolServices {
   /** Absent when no search provider is configured. */
   searchProvider?: SearchProvider;
+  /** Reads web pages as text (`deep_research`); the tool activity always gives one. */
+  pageReader?: PageReader;
 }
 
 /** One call's surroundings, built by the activity that runs the tool. */

@@ -66,8 +66,10 @@ describe("agents --dir with a folder of AgentDock agents", () => {
     assert.match(run.stdout, /To run as written, 10 of them need:/);
     assert.match(
       run.stdout,
-      /^ {2}gemini-researcher: GEMINI_API_KEY \(provider gemini\); tool deep_research \(AgentDock's; not in this project, never offered\)$/m,
+      /^ {2}clinical-reasoner: ANTHROPIC_API_KEY \(provider anthropic\); tools pubmed_search, pubmed_fetch \(AgentDock's; not in this project, never offered\)$/m,
     );
+    // deep_research is built in: the researcher needs only its key.
+    assert.match(run.stdout, /^ {2}gemini-researcher: GEMINI_API_KEY \(provider gemini\)$/m);
     assert.match(run.stdout, /^ {2}cerebras-fast: CEREBRAS_API_KEY \(provider cerebras\)$/m);
     assert.match(run.stdout, /^ {2}groq-distill: GROQ_API_KEY \(provider groq\)$/m);
     assert.match(
@@ -101,10 +103,11 @@ describe("agents --dir with a folder of AgentDock agents", () => {
     );
     const byId = new Map(listed.map((agent) => [agent.id, agent]));
     assert.ok(listed.every((agent) => agent.valid));
-    assert.deepEqual(byId.get("gemini-researcher")?.needs, {
-      settings: [],
-      tools: ["deep_research"],
-    });
+    assert.deepEqual(byId.get("gemini-researcher")?.needs, { settings: [], tools: [] });
+    assert.deepEqual(byId.get("clinical-reasoner")?.needs?.tools, [
+      "pubmed_search",
+      "pubmed_fetch",
+    ]);
     assert.deepEqual(byId.get("groq-distill")?.needs, { settings: [], tools: [] });
     // Anthropic is not allowed by this environment: the agent is valid but cannot run here.
     assert.deepEqual(byId.get("market-watcher")?.needs, {

@@ -5,6 +5,7 @@ import type {
 } from "@ai-sdk/provider";
 import { nextToolCallIds, readConversation, type Conversation } from "./conversation.ts";
 import type { ScriptedResponse } from "./scripted-response.ts";
+import { researchAnswer } from "./research-answer.ts";
 import { answerText, greetingText, subjectOf, toolBodyText } from "./scripted-texts.ts";
 import { buildToolInput, buildValue } from "./tool-input.ts";
 import { exactMentionIndex, toolsNamedIn } from "./tool-mentions.ts";
@@ -23,7 +24,9 @@ import { exactMentionIndex, toolsNamedIn } from "./tool-mentions.ts";
  * 3. With at most two tools offered, it calls the first one not called this turn.
  * 4. It calls the first offered tool the latest user message names (see tool-mentions.ts) that
  *    was not called this turn.
- * 5. Otherwise it answers with the request, the instructions' notes for the user (a step skipped
+ * 5. Asked by `deep_research` for a report (no tools offered, its sources prompt), it quotes each
+ *    source's opening with its citation (research-answer.ts).
+ * 6. Otherwise it answers with the request, the instructions' notes for the user (a step skipped
  *    because a tool cannot run, and why) and one line per tool result of the turn (a JSON
  *    response format gets JSON built from its schema instead).
  */
@@ -115,6 +118,8 @@ function answer(
     return JSON.stringify(value);
   }
   if (conversation.latestUserText === undefined) return greetingText;
+  const report = offered.length === 0 ? researchAnswer(conversation.latestUserText) : undefined;
+  if (report !== undefined) return report;
   return answerText(
     conversation.latestUserText,
     conversation.turnCalls,

@@ -143,7 +143,8 @@ describe("runTool: unknown tools", () => {
       assertFailure({
         type: "UnknownTool",
         nonRetryable: true,
-        message: /^Unknown tool "browse"; the available tools are think, reflect, .*, search$/,
+        message:
+          /^Unknown tool "browse"; the available tools are think, reflect, .*, search, deep_research$/,
       }),
     );
   });

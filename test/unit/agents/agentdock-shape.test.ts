@@ -133,7 +133,7 @@ describe("AgentDock template shape", () => {
         {
           path: "nodes[2]",
           message:
-            'unknown tool "thnk" — did you mean "think"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search)',
+            'unknown tool "thnk" — did you mean "think"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search, deep_research)',
         },
       ],
     },

@@ -48,7 +48,7 @@ const rows: Row[] = [
     id: "gemini-researcher",
     provider: "gemini",
     providerOptions: { useSearchGrounding: false },
-    missingTools: ["deep_research"],
+    missingTools: [],
     warnings: [history],
   },
   {
@@ -79,7 +79,7 @@ const rows: Row[] = [
   {
     id: "clinical-reasoner",
     provider: "anthropic",
-    missingTools: ["deep_research", "pubmed_search", "pubmed_fetch"],
+    missingTools: ["pubmed_search", "pubmed_fetch"],
     warnings: [history, "orchestration.steps[1].sequence[0]"],
   },
   {
@@ -270,12 +270,12 @@ describe("what stays an error in an AgentDock template", () => {
     },
     {
       title: "a tool neither this project nor AgentDock has, suggesting AgentDock's",
-      template: { ...jsonOf("gemini-researcher"), nodes: ["llm.gemini", "deep_reserch"] },
+      template: { ...jsonOf("gemini-researcher"), nodes: ["llm.gemini", "pubmed_serch"] },
       issues: [
         {
           path: "nodes[1]",
           message:
-            'unknown tool "deep_reserch" — did you mean "deep_research"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search)',
+            'unknown tool "pubmed_serch" — did you mean "pubmed_search"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search, deep_research)',
         },
       ],
     },
@@ -293,13 +293,17 @@ describe("what stays an error in an AgentDock template", () => {
 
   it("refuses an AgentDock tool we lack when the caller cannot report missing tools", () => {
     assert.throws(
-      () => parseAgentTemplate(jsonOf("gemini-researcher"), { tools: toolCatalogueEntries }),
+      () =>
+        parseAgentTemplate(
+          { ...jsonOf("gemini-researcher"), nodes: ["llm.gemini", "pubmed_search"] },
+          { tools: toolCatalogueEntries },
+        ),
       (error: unknown) =>
         error instanceof TemplateError &&
         error.issues.some(
           (issue) =>
             issue.path === "nodes[1]" &&
-            issue.message === '"deep_research" is an AgentDock tool this project does not have',
+            issue.message === '"pubmed_search" is an AgentDock tool this project does not have',
         ),
     );
   });

@@ -11,7 +11,8 @@ import { toolCatalogueEntries } from "../../../src/tools/index.ts";
 // issues it reports: the path into the file and a message that says how to fix it.
 
 const catalogue = toolCatalogueEntries;
-const knownTools = "think, reflect, critique, debate, brainstorm, compare, summarize, search";
+const knownTools =
+  "think, reflect, critique, debate, brainstorm, compare, summarize, search, deep_research";
 const agentTools = "think, reflect, critique, search";
 
 /** A minimal template whose agent has the tools think, reflect, critique and search. */

@@ -138,7 +138,7 @@ describe("loadAgent", () => {
       {
         path: "tools[0]",
         message:
-          'unknown tool "thnk" — did you mean "think"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search)',
+          'unknown tool "thnk" — did you mean "think"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search, deep_research)',
       },
     ]);
   });
@@ -169,7 +169,7 @@ describe("listAgents", () => {
       {
         id: "bad-tool",
         ok: false,
-        error: `${file("bad-tool")} is invalid:\n  tools[0]: unknown tool "thnk" — did you mean "think"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search)`,
+        error: `${file("bad-tool")} is invalid:\n  tools[0]: unknown tool "thnk" — did you mean "think"? (known: think, reflect, critique, debate, brainstorm, compare, summarize, search, deep_research)`,
       },
       { id: "good", ok: true, name: "Good" },
       {

@@ -19,6 +19,7 @@ const expectedEntries = [
   { name: "compare", category: "cognitive" },
   { name: "summarize", category: "writing" },
   { name: "search", category: "research" },
+  { name: "deep_research", category: "research" },
 ];
 
 // The body sections the spec asks each description to name.
@@ -31,6 +32,7 @@ const expectedSections: Record<string, string[]> = {
   compare: ["Definitions", "Criteria", "Analysis", "table", "Trade-offs", "Conclusion"],
   summarize: ["`text`", "`focus`"],
   search: ["`query`", "`limit`", "title, url and snippet", "setting"],
+  deep_research: ["`query`", "`maxSources`", "`depth`", "citations [1] [2]", "could not be read"],
 };
 
 describe("tool catalogue", () => {
@@ -107,6 +109,7 @@ describe("tool catalogue", () => {
       compare: ["topic", "comparison"],
       summarize: ["text"],
       search: ["query"],
+      deep_research: ["query"],
     });
   });
 });

@@ -124,7 +124,10 @@ describe("tool registry: adding a tool is one module", () => {
     await assert.rejects(runTool(call("wordcount", { text: "x" })), (error: unknown) => {
       assert.ok(error instanceof ApplicationFailure);
       assert.equal(error.type, "UnknownTool");
-      assert.match(error.message, /the available tools are think, .*, search, word_count$/);
+      assert.match(
+        error.message,
+        /the available tools are think, .*, search, deep_research, word_count$/,
+      );
       return true;
     });
   });
