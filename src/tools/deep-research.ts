@@ -207,7 +207,7 @@ export async function runDeepResearch(
               citation: source.citation,
               title: source.title,
               url: source.url,
-              text: clip(texts[source.citation - 1] ?? "", perSource),
+              text: clip(withoutFootnoteMarks(texts[source.citation - 1] ?? ""), perSource),
             },
           ]
         : [],
@@ -237,6 +237,14 @@ export async function runDeepResearch(
     content: researchContent(input.query, report, sources),
     sources,
   };
+}
+
+/**
+ * A page's own footnote marks (`[12]`, `[citation needed]`) read like the report's citations:
+ * the model would repeat them as if they pointed at our sources.
+ */
+function withoutFootnoteMarks(text: string): string {
+  return text.replace(/\[(?:\d+|[a-z]|citation needed|note \d+)\]/gi, "");
 }
 
 /** At most `limit` characters, cut at a word boundary when one is near. */

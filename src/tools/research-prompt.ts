@@ -43,7 +43,7 @@ export function formatResearchPrompt(
       neutralise(source.text),
     ].join("\n"),
   );
-  return [`${questionPrefix}${query.replace(/\s+/g, " ")}`, "", ...blocks].join("\n\n");
+  return [`${questionPrefix}${query.replace(/\s+/g, " ")}`, ...blocks].join("\n\n");
 }
 
 /** The question and sources of a prompt `formatResearchPrompt` wrote; undefined for any other. */

@@ -110,6 +110,17 @@ describe("the README's arxiv_search worked example, through a worker process and
     assert.equal(arxiv.requests.at(-1)?.get("search_query"), "all:durable AND all:execution");
   });
 
+  it("refuses a malformed ARXIV_API_URL at start, naming the variable and the fix", async () => {
+    const { code, output } = await cli(["agents", "--dir", agentsDir], {
+      ARXIV_API_URL: "ftp://127.0.0.1/api/query",
+    });
+    assert.equal(code, 1, output);
+    assert.match(
+      output,
+      /arxiv-search\.ts: cannot be imported \(ARXIV_API_URL must be an http\(s\) URL, got "ftp:\/\/127\.0\.0\.1\/api\/query"; set it to the arXiv API's query endpoint\)/,
+    );
+  });
+
   it("skips the step, naming ARXIV_API_URL, on a worker started without it", async () => {
     const queue = uniqueId("arxiv-unset-queue");
     const unset = spawnWorker({ ...env, AGENTDOCK_TASK_QUEUE: queue, ARXIV_API_URL: "" });

@@ -84,6 +84,9 @@ describe("deep_research against a local search provider and pages (real HTTP on 
         body: "Replay tests catch nondeterministic workflow changes before they ship.",
       },
       "/long": articlePage("Long", ["word ".repeat(5_000)]),
+      "/footnotes": articlePage("Footnoted", [
+        "Temporal was first released in 2020.[3] It is open source.[citation needed]",
+      ]),
     });
     refused = await refusedUrl("/gone");
   });
@@ -181,6 +184,19 @@ describe("deep_research against a local search provider and pages (real HTTP on 
     assert.ok(words > 300 && words <= 400, `${words} words passed at depth 1 (2,000 characters)`);
     assert.match(result.content, /Words repeat \[1\]/);
     assert.match(result.content, /the report cites \[4\], which is not among the sources read/);
+  });
+
+  it("removes a page's own footnote marks, which the model would take for citations of other sources", async () => {
+    web.setResults([{ title: "Footnoted", url: `${web.url}/footnotes`, content: "" }]);
+    const prompts: string[] = [];
+    const result = await research(
+      { query: "temporal" },
+      context(web, { model: () => textModel("Released in 2020 [1].", prompts) }),
+    );
+    const sourcesPart = (prompts[0] ?? "").slice((prompts[0] ?? "").indexOf("Research question"));
+    assert.match(sourcesPart, /Temporal was first released in 2020\. It is open source\./);
+    assert.doesNotMatch(sourcesPart, /\[3\]|citation needed/);
+    assert.doesNotMatch(result.content, /not among the sources read/);
   });
 
   it("fails non-retryably with the provider's message when the model rejects the call", async () => {
