@@ -61,10 +61,9 @@ export function createHttpPageReader(options: HttpPageReaderOptions = {}): PageR
 
       let response: Response;
       try {
-        response = await fetch(url, {
-          signal: combined,
-          headers: { accept: "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.1" },
-        });
+        const fetched = await fetchFollowing(url, combined);
+        if (typeof fetched === "string") return unreachable(fetched);
+        response = fetched;
       } catch (error) {
         return failed(error);
       }
@@ -100,6 +99,38 @@ export function createHttpPageReader(options: HttpPageReaderOptions = {}): PageR
   };
 }
 
+const maxRedirects = 5;
+
+/**
+ * GET `url`, following redirects here rather than in `fetch`, so every hop passes `urlProblem`
+ * (a result must not redirect the worker to an address it would refuse to read directly).
+ * A string is the reason the page is not read.
+ */
+async function fetchFollowing(url: string, signal: AbortSignal): Promise<Response | string> {
+  let current = url;
+  for (let hop = 0; ; hop += 1) {
+    const response = await fetch(current, {
+      signal,
+      redirect: "manual",
+      headers: { accept: "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.1" },
+    });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    if (hop === maxRedirects) return `more than ${maxRedirects} redirects`;
+    current = URL.canParse(location, current) ? new URL(location, current).href : location;
+    const problem = urlProblem(current);
+    if (problem !== undefined) return `redirected to ${current}: ${problem}`;
+  }
+}
+
+// Link-local addresses hold cloud metadata services (instance credentials): a search result
+// must never make the worker read them. Other private addresses stay readable (intranets).
+function isLinkLocal(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return /^169\.254\.\d{1,3}\.\d{1,3}$/.test(host) || /^fe[89ab][0-9a-f]:/.test(host);
+}
+
 function urlProblem(url: string): string | undefined {
   if (!URL.canParse(url)) return "not a valid URL";
   const parsed = new URL(url);
@@ -108,6 +139,9 @@ function urlProblem(url: string): string | undefined {
   }
   if (parsed.username !== "" || parsed.password !== "") {
     return "the URL carries a user name or password; it is not followed";
+  }
+  if (isLinkLocal(parsed.hostname)) {
+    return "a link-local address (where cloud metadata services answer); never read";
   }
   return undefined;
 }

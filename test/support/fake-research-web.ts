@@ -6,7 +6,8 @@ import { sendJson } from "./fake-http.ts";
 // the results a test sets, and the pages those results point at, each answering as told (a
 // page, an error status, or no answer at all).
 
-export type FakePage = { status: number; contentType: string; body: string } | "hang";
+export type FakePage =
+  { status: number; contentType: string; body: string; headers?: Record<string, string> } | "hang";
 
 export interface FakeSearchResult {
   title: string;
@@ -48,7 +49,7 @@ export async function startFakeWeb(pages: Record<string, FakePage>): Promise<Fak
       response.end("not found");
       return;
     }
-    response.writeHead(page.status, { "content-type": page.contentType });
+    response.writeHead(page.status, { "content-type": page.contentType, ...page.headers });
     response.end(page.body);
   });
   await new Promise<void>((resolve) => {

@@ -23,6 +23,20 @@ describe("reading a page as text", () => {
       "/untyped": { status: 200, contentType: "", body: "bytes" },
       "/image": { status: 200, contentType: "image/png", body: "PNG" },
       "/missing": { status: 404, contentType: "text/html", body: "gone" },
+      "/article": { status: 200, contentType: "text/plain", body: "Moved here." },
+      "/moved": {
+        status: 301,
+        contentType: "text/html",
+        body: "",
+        headers: { location: "/article" },
+      },
+      "/to-metadata": {
+        status: 302,
+        contentType: "text/html",
+        body: "",
+        headers: { location: "http://169.254.169.254/latest/meta-data/" },
+      },
+      "/loop": { status: 302, contentType: "text/html", body: "", headers: { location: "/loop" } },
     });
   });
   after(() => web.close());
@@ -35,6 +49,31 @@ describe("reading a page as text", () => {
     assert.equal(page.text, "Cr\u00c3\u00a8me br\u00c3\u00bbl\u00c3\u00a9e");
   });
 
+  it("follows a redirect to the page", async () => {
+    const page = await reader.read(`${web.url}/moved`);
+    assert.ok(page.ok, JSON.stringify(page));
+    assert.equal(page.text, "Moved here.");
+  });
+
+  it("never reads a link-local address (cloud metadata), directly or through a redirect", async () => {
+    const reasons = await Promise.all(
+      [
+        `${web.url}/to-metadata`,
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[fe80::1]/",
+      ].map(async (url) => {
+        const page = await reader.read(url);
+        return page.ok ? "read" : page.reason;
+      }),
+    );
+    const never = "a link-local address (where cloud metadata services answer); never read";
+    assert.deepEqual(reasons, [
+      `redirected to http://169.254.169.254/latest/meta-data/: ${never}`,
+      never,
+      never,
+    ]);
+  });
+
   it("gives a reason for each page it cannot read", async () => {
     const reasons = await Promise.all(
       [
@@ -45,6 +84,7 @@ describe("reading a page as text", () => {
         "ftp://127.0.0.1/file",
         "http://user:secret@127.0.0.1/",
         "not a url",
+        `${web.url}/loop`,
       ].map(async (url) => {
         const page = await reader.read(url);
         return page.ok ? "read" : page.reason;
@@ -58,6 +98,7 @@ describe("reading a page as text", () => {
       "not an http(s) URL (ftp)",
       "the URL carries a user name or password; it is not followed",
       "not a valid URL",
+      "more than 5 redirects",
     ]);
   });
 });
