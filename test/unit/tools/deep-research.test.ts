@@ -16,6 +16,7 @@ import {
   type DeepResearchResult,
   type ToolContext,
 } from "../../../src/tools/index.ts";
+import { sendJson, startSearxngServer } from "../search/searxng-test-server.ts";
 import {
   articlePage,
   refusedUrl,
@@ -259,6 +260,39 @@ describe("deep_research against a local search provider and pages (real HTTP on 
       /unknown field "breadth"; allowed fields are "query", "depth", "maxSources"/,
     );
   });
+});
+
+describe("deep_research when the search provider fails", () => {
+  for (const [status, type, nonRetryable] of [
+    [403, "SearchFailed", true],
+    [502, "SearchUnavailable", false],
+  ] as const) {
+    it(`fails as ${type} (${nonRetryable ? "not retried" : "retried"}) on HTTP ${status}`, async (t) => {
+      const server = await startSearxngServer(t, (_url, response) => {
+        sendJson(response, status, { error: "no" });
+      });
+      const ctx: ToolContext = {
+        services: {
+          searchProvider: createSearxngProvider({ baseUrl: server.baseUrl }),
+          pageReader: createHttpPageReader(),
+        },
+        sessionModel: noModel,
+        signal: undefined,
+        sessionId: "s",
+        toolCallId: "c",
+      };
+      await assert.rejects(research({ query: "q" }, ctx), (error: unknown) => {
+        assert.ok(error instanceof ApplicationFailure, String(error));
+        assert.equal(error.type, type);
+        assert.equal(error.nonRetryable, nonRetryable);
+        assert.match(
+          error.message,
+          new RegExp(`^deep_research: SearXNG at .* answered HTTP ${status}`),
+        );
+        return true;
+      });
+    });
+  }
 });
 
 describe("deep_research without a search provider", () => {
