@@ -51,6 +51,10 @@ export interface SessionView {
   cumulativeTokenUsage: TokenUsage;
   pendingMessages: number;
   run: number;
+  /** Turns folded into the running summary: the first message the chat shows is the next one. */
+  summarizedTurns: number;
+  /** The content hash of the template the session runs (absent: started before versions). */
+  templateVersion?: string;
 }
 
 /** An orchestration event (src/orchestration); kinds this console does not know render as JSON. */

@@ -39,6 +39,11 @@ export function SessionHeader(props: {
             <span>turn {state.turn}</span>
             <span>{state.cumulativeTokenUsage.totalTokens} tokens</span>
             {queued > 0 && <span>{queued} queued</span>}
+            {state.templateVersion !== undefined && (
+              <span title="the template version this session runs">
+                template {state.templateVersion}
+              </span>
+            )}
           </div>
         )}
       </div>

@@ -72,6 +72,7 @@ export function SessionPage(props: { sessionId: string; agentParam: string | nul
             sessionId={sessionId}
             agentId={agentId}
             agentName={agentName}
+            firstTurn={(state.data?.summarizedTurns ?? 0) + 1}
             onActivity={refresh}
           />
         </ToolCallsContext>
