@@ -19,11 +19,20 @@ export interface FirstDifference {
 }
 
 /** A session's decisions under its own templates against one template. */
-export type DecisionComparison =
-  | { outcome: "same"; messages: number }
-  | { outcome: "different"; messages: number; first: FirstDifference }
+export type DecisionComparison = {
+  /** Messages compared (the ones the history holds). */
+  messages: number;
+  /**
+   * The first message the history holds: 1, or later for a fork (its earlier messages are its
+   * parent's) or a history file of a later run.
+   */
+  fromMessage: number;
+} & (
+  | { outcome: "same" }
+  | { outcome: "different"; first: FirstDifference }
   /** The recording does not recompute to what it recorded: no answer is better than a wrong one. */
-  | { outcome: "unreadable"; messages: number; reason: string };
+  | { outcome: "unreadable"; reason: string }
+);
 
 function differenceAt(
   before: MessageDecision,
@@ -65,11 +74,15 @@ export function compareDecisions(
   template: AgentTemplate,
 ): DecisionComparison {
   const before = recomputeDecisions(recording);
+  const counted = {
+    messages: before.length,
+    fromMessage: (recording.input.carried?.state.turn ?? 0) + 1,
+  };
   const mismatch = recordingMismatch(before);
   if (mismatch !== undefined) {
     return {
       outcome: "unreadable",
-      messages: before.length,
+      ...counted,
       reason: `recomputing message ${mismatch.turn} under the session's own template offers [${mismatch.recomputed.join(", ")}] to model call ${mismatch.call}, but the history recorded [${mismatch.recorded.join(", ")}]`,
     };
   }
@@ -78,9 +91,9 @@ export function compareDecisions(
     const candidate = after[index];
     if (candidate === undefined) break;
     const first = differenceAt(decision, candidate);
-    if (first !== undefined) return { outcome: "different", messages: before.length, first };
+    if (first !== undefined) return { outcome: "different", ...counted, first };
   }
-  return { outcome: "same", messages: before.length };
+  return { outcome: "same", ...counted };
 }
 
 /** `"Please evaluate the argu…"`: a message as a report quotes it, on one line. */
@@ -92,8 +105,13 @@ export function quoteMessage(text: string, limit = 40): string {
 /** One line for a comparison, as `replay --template` prints it. */
 export function describeComparison(comparison: DecisionComparison): string {
   switch (comparison.outcome) {
-    case "same":
-      return `same decisions for all ${comparison.messages} message${comparison.messages === 1 ? "" : "s"}`;
+    case "same": {
+      const { messages, fromMessage } = comparison;
+      const all = `same decisions for all ${messages} message${messages === 1 ? "" : "s"}`;
+      return fromMessage === 1
+        ? all
+        : `${all} (messages ${fromMessage} to ${fromMessage + messages - 1}: the history starts after message ${fromMessage - 1})`;
+    }
     case "unreadable":
       return `cannot compare: ${comparison.reason}`;
     case "different": {

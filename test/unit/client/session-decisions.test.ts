@@ -70,7 +70,7 @@ describe("comparing a session's decisions under a changed template", () => {
   it("finds no difference under the template the session ran", () => {
     const source = recording("evaluation-turn.json");
     const comparison = compareDecisions(source, source.input.template);
-    assert.deepEqual(comparison, { outcome: "same", messages: 1 });
+    assert.deepEqual(comparison, { outcome: "same", messages: 1, fromMessage: 1 });
     assert.equal(describeComparison(comparison), "same decisions for all 1 message");
   });
 
@@ -83,8 +83,7 @@ describe("comparing a session's decisions under a changed template", () => {
       step.availableTools = { allowed: ["critique", "reflect"] };
     });
     const comparison = compareDecisions(source, template);
-    assert.equal(comparison.outcome, "different");
-    assert.ok(comparison.outcome === "different");
+    assert.ok(comparison.outcome === "different", comparison.outcome);
     assert.deepEqual(comparison.first.activeStep, {
       before: "EvaluationMode",
       after: "EvaluationMode",
@@ -109,6 +108,16 @@ describe("comparing a session's decisions under a changed template", () => {
     assert.equal(comparison.first.turn, 1);
     assert.equal(comparison.first.activeStep.before, "EvaluationMode");
     assert.notEqual(comparison.first.activeStep.after, "EvaluationMode");
+  });
+
+  it("says where a fork's history starts: its earlier messages are its parent's", () => {
+    const source = recording("forked-session.json");
+    const comparison = compareDecisions(source, source.input.template);
+    assert.deepEqual(comparison, { outcome: "same", messages: 1, fromMessage: 3 });
+    assert.equal(
+      describeComparison(comparison),
+      "same decisions for all 1 message (messages 3 to 3: the history starts after message 2)",
+    );
   });
 
   it("refuses to compare a history whose recorded offers the recomputation does not reproduce", () => {
