@@ -46,8 +46,8 @@ Options:
   --workflow-id ID  the workflow id to replay a bare history file as (default: the file's name)
   --json            {workflowId, events, deterministic, error?, divergingEvent?}; with
                     --template, one {target, agentId, fromVersion, toVersion, outcome: same |
-                    different | unreadable | error, messages, first?: {turn, text, activeStep,
-                    offeredTools, modelCall?}} per target
+                    different | unreadable | error, messages, fromMessage, first?: {turn,
+                    text, activeStep, offeredTools, modelCall?}} per target
   -h, --help        this help
 
 ${exitCodesHelp}`;
