@@ -107,6 +107,19 @@ function failureAt(events: LoggedEvent[], at: number): TurnFailure | undefined {
   return undefined;
 }
 
+/**
+ * The last turn the parent finished: its event log says (a turn's end is logged before the
+ * history is compacted, while the status still reads running); with no turn end in the bounded
+ * log, the state's turn, less one while a turn runs.
+ */
+function answeredTurns(view: SessionView, events: LoggedEvent[]): number {
+  const finished = events.flatMap(({ event }) =>
+    event.type === "turn_finished" ? [event.turn] : [],
+  );
+  if (finished.length > 0) return Math.max(...finished);
+  return view.status === "running" ? view.turn - 1 : view.turn;
+}
+
 /** Whether a turn's recorded state and the recomputed one agree on what orchestration decides. */
 function agrees(recorded: SessionView, state: OrchestrationState): boolean {
   return (
@@ -143,7 +156,8 @@ export async function forkSession(
     }
     throw error;
   }
-  const completed = parentView.status === "running" ? parentView.turn - 1 : parentView.turn;
+  const log = await sessions.events(parent, 0);
+  const completed = answeredTurns(parentView, log.events);
   const recording = readSessionRecording(workflowIdFor(parent), runs);
   const decisions = recomputeDecisions(recording);
   const first = recording.input.carried?.state.turn ?? 0;
@@ -187,7 +201,7 @@ export async function forkSession(
     );
   }
 
-  const [history, log] = await Promise.all([sessions.history(parent), sessions.events(parent, 0)]);
+  const history = await sessions.history(parent);
   const { messages, summary } = conversationThrough(history, parentView.summarizedTurns, at);
   const state = decision?.stateAfter ?? recording.input.carried?.state;
   const template = decision?.template ?? recording.input.template;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   fetchSessionRuns,
   forkSession,
@@ -158,6 +159,54 @@ describe("forking a session at message N on a real dev server", () => {
         cumulativeTokenUsage: state.cumulativeTokenUsage,
       })),
     );
+  });
+
+  it("forks a session whose early turns are in its running summary, keeping the summary, and refuses a message inside it", async () => {
+    const { sessions } = session.env;
+    const parent = uniqueId("summarized");
+    const template = {
+      ...shippedAgent("general"),
+      session: { idleTimeout: "1h", history: { recentTurns: 2, summarize: true } },
+    };
+    for (let turn = 1; turn <= 4; turn++) {
+      await sessions.sendWithStart(
+        { template, sessionId: parent },
+        `Message number ${turn}: tell me about topic ${turn}`,
+        `m${turn}`,
+      );
+    }
+    let view = await sessions.state(parent);
+    for (let attempt = 0; attempt < 100 && view.summarizedTurns < 2; attempt++) {
+      await sleep(100);
+      view = await sessions.state(parent);
+    }
+    assert.equal(view.summarizedTurns, 2);
+    await assert.rejects(
+      forkSession(sessions, { parent, at: 1 }),
+      (error: unknown) =>
+        error instanceof SessionForkError &&
+        error.code === "summarized" &&
+        /messages 1 to 2 .* running summary.*fork at message 2 or later/.test(error.message),
+    );
+    const [summary] = await sessions.history(parent);
+    const fork = uniqueId("summarized-fork");
+    await forkSession(sessions, { parent, at: 3, as: fork });
+    const history = await sessions.history(fork);
+    assert.deepEqual(history[0], summary);
+    assert.deepEqual(
+      history.filter((message) => message.role === "user").map((message) => message.content),
+      ["Message number 3: tell me about topic 3"],
+    );
+    const state = await sessions.state(fork);
+    assert.equal(state.turn, 3);
+    assert.equal(state.summarizedTurns, 2);
+    const atSummary = uniqueId("summarized-fork-at-2");
+    await forkSession(sessions, { parent, at: 2, as: atSummary });
+    const onlySummary = await sessions.history(atSummary);
+    assert.deepEqual(onlySummary, [summary]);
+    const next = await sessions.send(atSummary, "Message number 3b: another topic", "n3");
+    assert.equal(next.turn, 3);
+    assert.equal(next.error, undefined);
   });
 
   it("refuses a message number out of range and a session id that is taken, naming them", async () => {
