@@ -9,7 +9,12 @@ import {
   upgradeSession,
 } from "../../src/client/index.ts";
 import type { AgentTemplate } from "../../src/orchestration/index.ts";
-import { templateVersionKey, workflowIdFor, type SessionEvent } from "../../src/session/index.ts";
+import {
+  agentIdKey,
+  templateVersionKey,
+  workflowIdFor,
+  type SessionEvent,
+} from "../../src/session/index.ts";
 import { fetchHistory, recordHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { uniqueId, useSessionEnv } from "../support/temporal-env.ts";
@@ -168,7 +173,17 @@ describe("upgrading a running session's template on a real dev server", () => {
       force: true,
     });
     assert.equal(forced.state.agentId, "general");
-    const answer = await sessions.send(sessionId, "Hello again", "m2");
+    // Callers name the agent they expect (the HTTP chat route does): the new one is the session's.
+    const answer = await sessions.send(sessionId, "Hello again", "m2", { agentId: "general" });
     assert.equal(answer.error, undefined);
+    await assert.rejects(
+      sessions.send(sessionId, "Hello old agent", "m3", { agentId: "cognitive-reasoner" }),
+      (error: unknown) =>
+        error instanceof SessionRequestError && /belongs to agent "general"/.test(error.message),
+    );
+    const description = await session.env.client.workflow
+      .getHandle(workflowIdFor(sessionId))
+      .describe();
+    assert.equal(description.typedSearchAttributes.get(agentIdKey), "general");
   });
 });
