@@ -98,9 +98,12 @@ function eventsThrough(events: LoggedEvent[], at: number, parent: string): Logge
   );
 }
 
-function failureAt(events: LoggedEvent[], at: number): TurnFailure | undefined {
+/** Turn `at`'s failure, if it failed: the fork shows it like the parent did right after it. */
+function failureAt(view: SessionView, events: LoggedEvent[], at: number): TurnFailure | undefined {
+  if (view.lastFailure?.turn === at) return view.lastFailure;
   for (const { event } of events) {
     if (event.type === "turn_finished" && event.turn === at && event.error !== undefined) {
+      // The log keeps no time: the fork's own start stands in for it.
       return { turn: at, at: new Date().toISOString(), error: event.error };
     }
   }
@@ -209,7 +212,7 @@ export async function forkSession(
     throw new SessionForkError("unreadable", `session "${parent}" has no state at message ${at}`);
   }
   const lastStep = decision === undefined ? recording.input.carried?.lastStep : decision.lastStep;
-  const lastFailure = failureAt(log.events, at);
+  const lastFailure = failureAt(parentView, log.events, at);
   const processedIds = [
     ...(recording.input.carried?.processedIds ?? []),
     ...recording.entries.flatMap((entry) =>

@@ -20,7 +20,8 @@ parentSession and forkedAt, search attribute ParentSession). Send it messages li
 Needs a worker.
 
 Options:
-  --at N       the last message the fork keeps (1 = the first message; \`history\` numbers them)
+  --at N       the last message the fork keeps: its turn number (1 = the first message; send
+               prints "[turn N …]" after each reply, state shows the session's turns)
   --as ID      the fork's session id (default: <session>-fork<N>-<6 hex>); must be unused
   --json       {sessionId, parentSession, forkedAt, text, templateVersion, state}
   -h, --help   this help
