@@ -13,6 +13,8 @@ export interface ConsoleConfig {
 export interface AgentSummary {
   id: string;
   valid: boolean;
+  /** The template's content hash as the server's folders hold it now. */
+  version?: string;
   name?: string;
   description?: string;
   steps?: string[];

@@ -65,6 +65,8 @@ export function SessionPage(props: { sessionId: string; agentParam: string | nul
         agentName={agentName}
         state={isNew ? undefined : state.data}
         config={config.data}
+        agentVersion={agent?.version}
+        onChange={refresh}
       />
       <div className="session-body">
         <ToolCallsContext value={toolCalls}>
