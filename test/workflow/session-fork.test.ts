@@ -4,9 +4,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   fetchSessionRuns,
   forkSession,
+  listSessions,
   readSessionRecording,
   recomputeDecisions,
   SessionForkError,
+  type SessionListing,
 } from "../../src/client/index.ts";
 import {
   parentSessionKey,
@@ -101,6 +103,15 @@ describe("forking a session at message N on a real dev server", () => {
       forkedAt: 2,
     });
     assert.equal(description.typedSearchAttributes.get(parentSessionKey), parent);
+    // Visibility lists the fork with its parent (eventually consistent: wait for it).
+    let listed: SessionListing | undefined;
+    for (let attempt = 0; attempt < 50 && listed === undefined; attempt++) {
+      listed = (await listSessions(client, { limit: 100 })).find(
+        (entry) => entry.sessionId === fork && entry.parentSession === parent,
+      );
+      if (listed === undefined) await sleep(200);
+    }
+    assert.equal(listed?.templateVersion, outcome.templateVersion);
 
     // The parent was only read: no event was added to its history, its state is as it was.
     assert.equal((await fetchHistory(client, workflowIdFor(parent))).events?.length, parentEvents);
