@@ -17,7 +17,7 @@ import { CliError, usageError } from "./cli-error.ts";
 import { withSessions, type Connected } from "./connect.ts";
 import { isFile, readHistoryFile } from "./history-file.ts";
 import { writeJson, writeLine } from "./output.ts";
-import type { TemplateOption } from "./template-option.ts";
+import { NoTemplateForAgent, type TemplateOption } from "./template-option.ts";
 
 /** One session's verdict under the new template, as `replay --template --json` prints it. */
 export type TemplateCheck =
@@ -29,6 +29,8 @@ export type TemplateCheck =
       fromVersion: string | null;
       toVersion: string;
     } & DecisionComparison)
+  /** The template given is another agent's: nothing to compare this session with. */
+  | { target: string; outcome: "skipped"; reason: string }
   | { target: string; outcome: "error"; error: string };
 
 interface Runs {
@@ -113,6 +115,9 @@ export async function runTemplateCheck(
       if (source === undefined || source instanceof Error) throw source ?? new Error("not read");
       return check(target, source, option);
     } catch (error) {
+      if (error instanceof NoTemplateForAgent) {
+        return { target, outcome: "skipped", reason: error.message };
+      }
       if (!(error instanceof CliError || error instanceof SessionRecordingError)) throw error;
       return { target, outcome: "error", error: error.message };
     }
@@ -124,6 +129,10 @@ export async function runTemplateCheck(
         writeLine(context.stdout, `✗ ${result.target}: ${result.error}`);
         continue;
       }
+      if (result.outcome === "skipped") {
+        writeLine(context.stdout, `- ${result.target}: skipped: ${result.reason}`);
+        continue;
+      }
       const mark = result.outcome === "same" ? "✓" : "✗";
       writeLine(
         context.stdout,
@@ -131,5 +140,16 @@ export async function runTemplateCheck(
       );
     }
   }
-  return checks.every((result) => result.outcome === "same");
+  const count = (outcome: TemplateCheck["outcome"]): number =>
+    checks.filter((result) => result.outcome === outcome).length;
+  const compared = count("same") + count("different") + count("unreadable");
+  if (!json) {
+    writeLine(
+      context.stderr,
+      `${count("same")} same, ${count("different")} different, ${count("unreadable") + count("error")} not checked, ${count("skipped")} skipped (another agent's sessions)`,
+    );
+    if (compared === 0) writeLine(context.stderr, "No session was compared with the template.");
+  }
+  // Skipped sessions do not fail the check; comparing nothing at all does.
+  return compared > 0 && checks.every((result) => ["same", "skipped"].includes(result.outcome));
 }

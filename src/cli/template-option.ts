@@ -5,6 +5,9 @@ import type { ToolCatalogueEntry } from "../tools/index.ts";
 import { CliError } from "./cli-error.ts";
 import { shownPath } from "./agent-dirs.ts";
 
+/** The template given is not for this agent: its sessions are skipped, not failed. */
+export class NoTemplateForAgent extends CliError {}
+
 /**
  * The templates `--template <file|dir>` names, looked up by agent id: a template file (or a folder
  * holding template.json) is one agent's template; any other folder holds `<id>/template.json`
@@ -42,7 +45,7 @@ export function templateOption(
       source,
       forAgent: (agentId) => {
         if (single.template.id !== agentId) {
-          throw new CliError(
+          throw new NoTemplateForAgent(
             `--template ${shownPath(single.file)} is agent "${single.template.id}", but the session runs agent "${agentId}"`,
           );
         }
@@ -58,7 +61,7 @@ export function templateOption(
       if (known !== undefined) return known;
       const ids = listAgentIds([source]);
       if (!ids.includes(agentId)) {
-        throw new CliError(
+        throw new NoTemplateForAgent(
           `--template ${source} has no template for agent "${agentId}" (expected ${join(source, agentId, "template.json")}${ids.length > 0 ? `; it has ${ids.join(", ")}` : ""})`,
         );
       }

@@ -106,17 +106,38 @@ describe("replay --template without a server", () => {
     const verdicts = JSON.parse(run.stdout) as {
       outcome: string;
       first?: { offeredTools: unknown };
-      error?: string;
+      reason?: string;
     }[];
-    const [different, error] = verdicts;
+    const [different, skipped] = verdicts;
     assert.equal(verdicts.length, 2);
     assert.equal(different?.outcome, "different");
     assert.deepEqual(different.first?.offeredTools, { before: ["debate"], after: ["reflect"] });
-    assert.equal(error?.outcome, "error");
+    assert.equal(skipped?.outcome, "skipped");
     assert.match(
-      String(error.error),
+      String(skipped.reason),
       /is agent "cognitive-reasoner", but the session runs agent "general"/,
     );
+  });
+
+  it("skips another agent's sessions without failing, but fails when it compared nothing", async () => {
+    const mixed = await cli([
+      "replay",
+      "--template",
+      "agents/cognitive-reasoner",
+      history("evaluation-turn.json"),
+      history("two-messages.json"),
+    ]);
+    assert.equal(mixed.code, 0, show(mixed));
+    assert.match(mixed.stdout, /^- \S*two-messages\.json: skipped: .*runs agent "general"$/m);
+    assert.match(mixed.stderr, /1 same, 0 different, 0 not checked, 1 skipped/);
+    const none = await cli([
+      "replay",
+      "--template",
+      "agents/cognitive-reasoner",
+      history("two-messages.json"),
+    ]);
+    assert.equal(none.code, 1, show(none));
+    assert.match(none.stderr, /No session was compared with the template\./);
   });
 
   it("refuses an invalid template with the loader's message naming the file and the field", async () => {

@@ -36,9 +36,11 @@ With --template, checks a template change instead of a code change: each session
 messages, tool outcomes and worker reports are decided again by the orchestrator under the new
 template, and compared with the decisions under the template(s) the session ran. Per session it
 prints "same decisions for all N messages" or the first message where the active step or the
-tools offered to the model would differ, and exits 1 if any differs (run it in CI before
-shipping a template). Sessions are read from Temporal with every run (continue-as-new); files
-as above. The template is loaded and validated like a new session's.
+tools offered to the model would differ, and exits 1 if any differs or cannot be checked (run it
+in CI before shipping a template). Sessions of agents the template does not cover are skipped
+(listed, not failed); comparing no session at all exits 1. Sessions are read from Temporal with
+every run (continue-as-new); files as above. The template is loaded and validated like a new
+session's.
 
 Options:
   --template PATH   the new template: a template file, a folder with template.json, or a folder
@@ -46,7 +48,7 @@ Options:
   --workflow-id ID  the workflow id to replay a bare history file as (default: the file's name)
   --json            {workflowId, events, deterministic, error?, divergingEvent?}; with
                     --template, one {target, agentId, fromVersion, toVersion, outcome: same |
-                    different | unreadable | error, messages, fromMessage, first?: {turn,
+                    different | unreadable | skipped | error, messages, fromMessage, first?: {turn,
                     text, activeStep, offeredTools, modelCall?}} per target
   -h, --help        this help
 
