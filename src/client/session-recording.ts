@@ -3,13 +3,9 @@ import type { History } from "@temporalio/common/lib/proto-utils.js";
 import proto from "@temporalio/proto";
 import type { AgentTemplate, ReportedTokenUsage } from "../orchestration/index.ts";
 import { payloadConverter } from "../session/payload-converter.ts";
-import {
-  ownerMismatch,
-  userMessageSchema,
-  workflowIdFor,
-  type SessionInput,
-  type TurnResult,
-} from "../session/index.ts";
+import { workflowIdFor, type SessionInput, type TurnResult } from "../session/index.ts";
+import { MessageIntake } from "./message-intake.ts";
+import { offeredTools, startsTurn, usageOf } from "./model-call-record.ts";
 import { UPGRADE_TEMPLATE_UPDATE_NAME, upgradeRequestSchema } from "../session/template-upgrade.ts";
 
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -77,64 +73,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The offered tools of a model call, from the call options the activity received. */
-function offeredTools(input: unknown): string[] {
-  const tools = isRecord(input) && isRecord(input["options"]) ? input["options"]["tools"] : [];
-  if (!Array.isArray(tools)) return [];
-  return tools.flatMap((entry) =>
-    isRecord(entry) && typeof entry["name"] === "string" ? [entry["name"]] : [],
-  );
-}
-
-/** A model call's usage as the AI SDK hands it to `onStepEnd` (totals of the provider's counts). */
-function usageOf(result: unknown): ReportedTokenUsage | undefined {
-  const usage = isRecord(result) ? result["usage"] : undefined;
-  if (!isRecord(usage)) return undefined;
-  const total = (count: unknown): number | undefined => {
-    const value = isRecord(count) ? count["total"] : count;
-    return typeof value === "number" ? value : undefined;
-  };
-  return { inputTokens: total(usage["inputTokens"]), outputTokens: total(usage["outputTokens"]) };
-}
-
-/**
- * Whether a model call is the first of its turn. The activity's summary says it ("model step 1 ·
- * …"); histories without summaries tell it by the prompt, which ends with the user's message only
- * on a turn's first call (later calls end with tool results or assistant text).
- */
-function startsTurn(summary: unknown, input: unknown): boolean {
-  if (typeof summary === "string") return /^model step 1\b/.test(summary);
-  const prompt = isRecord(input) && isRecord(input["options"]) ? input["options"]["prompt"] : [];
-  const last: unknown = Array.isArray(prompt) ? prompt.at(-1) : undefined;
-  return isRecord(last) && last["role"] === "user";
-}
-
-/** What the workflow did with each message: it reads them exactly as the workflow accepts them. */
-class Intake {
-  private readonly known = new Set<string>();
-  private readonly queue: { messageId: string; text: string }[] = [];
-  ending = false;
-  private readonly owner: { sessionId: string; agentId: string; tenant?: string | undefined };
-
-  constructor(input: SessionInput) {
-    this.owner = { sessionId: input.sessionId, agentId: input.template.id, tenant: input.tenant };
-    for (const id of input.carried?.processedIds ?? []) this.known.add(id);
-    for (const message of input.carried?.pending ?? []) this.accept(message);
-  }
-
-  accept(message: unknown): void {
-    const parsed = userMessageSchema.safeParse(message);
-    if (!parsed.success || ownerMismatch(parsed.data, this.owner) !== undefined) return;
-    if (this.ending || this.known.has(parsed.data.messageId)) return;
-    this.known.add(parsed.data.messageId);
-    this.queue.push({ messageId: parsed.data.messageId, text: parsed.data.text });
-  }
-
-  next(): { messageId: string; text: string } | undefined {
-    return this.queue.shift();
-  }
-}
-
 /**
  * Reads the runs of one session (oldest first; one run for a history file) into its recorded
  * inputs: the messages in the order they ran, what the worker reported at each turn's start, each
@@ -151,7 +89,7 @@ export function readSessionRecording(
       `${workflowId}: the history does not start an agent session (no session input in its first event)`,
     );
   }
-  const intake = new Intake(input);
+  const intake = new MessageIntake(input);
   const entries: (RecordedTurn | RecordedUpgrade)[] = [];
   const upgrades = new Map<string, RecordedUpgrade>();
   let current: RecordedTurn | undefined;
