@@ -28,6 +28,7 @@ import {
   type UserMessage,
 } from "../src/session/session-types.ts";
 import { SessionCore } from "./session-core.ts";
+import { installTemplateUpgrades } from "./template-upgrade.ts";
 import { SessionVisibility } from "./visibility.ts";
 
 /**
@@ -63,7 +64,14 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   // An object, not a `let`: handlers set it, and TypeScript cannot see closures narrow a local.
   const lifecycle = { ending: false };
 
-  const owner = { sessionId: input.sessionId, agentId: input.template.id, tenant: input.tenant };
+  const owner = {
+    sessionId: input.sessionId,
+    // A forced upgrade can change the agent: messages are checked against the current one.
+    get agentId() {
+      return session.input.template.id;
+    },
+    tenant: input.tenant,
+  };
   const accept = (message: unknown, source: "signal" | "update"): UserMessage | undefined => {
     const parsed = userMessageSchema.safeParse(message);
     if (!parsed.success) {
@@ -162,6 +170,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     },
   );
 
+  const upgrades = installTemplateUpgrades(session, () => lifecycle.ending);
   setHandler(stateQuery, () => session.view());
   setHandler(historyQuery, () => session.historyView());
   setHandler(allowedToolsQuery, () => session.orchestrator.allowedTools(session.state));
@@ -176,6 +185,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
 
   visibility.publish();
   for (;;) {
+    if (upgrades.applyWaiting()) visibility.publish();
     const continuing = shouldContinueAsNew();
     // Before continue-as-new, answer every message whose caller waits (updates); messages that
     // came by signal ride along to the next run.
@@ -190,14 +200,19 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       session.stream.detachPollers();
       if (allHandlersFinished()) {
         session.emit({ type: "continued_as_new", run: session.run + 1 });
-        return await continueAsNew<typeof agentSession>({ ...input, carried: session.carry() });
+        return await continueAsNew<typeof agentSession>({
+          ...session.input,
+          carried: session.carry(),
+        });
       }
-      await condition(() => allHandlersFinished() || session.hasAwaitedPending());
+      await condition(
+        () => allHandlersFinished() || session.hasAwaitedPending() || upgrades.waiting(),
+      );
       continue;
     }
     if (lifecycle.ending) break;
     const woke = await condition(
-      () => session.pending.length > 0 || lifecycle.ending,
+      () => session.pending.length > 0 || lifecycle.ending || upgrades.waiting(),
       idleTimeoutMs,
     );
     if (!woke) end(`idle for ${input.template.session.idleTimeout}`);

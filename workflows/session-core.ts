@@ -42,7 +42,8 @@ export class SessionCore {
   orchestrator: Orchestrator;
   /** The plug-in tools the last availability check reported: offered to the model like built-ins. */
   private pluginTools: PluginToolDefinition[] = [];
-  readonly input: SessionInput;
+  /** Replaced only by a template upgrade, between turns (template-upgrade.ts). */
+  input: SessionInput;
   readonly log: EventLog;
   /** The live stream; it keeps the items of the last two turns for subscribers that resume. */
   readonly stream: SessionStream;
@@ -148,6 +149,9 @@ export class SessionCore {
       ...(this.lastStep === undefined ? {} : { lastStep: this.lastStep }),
       ...(this.lastFailure === undefined ? {} : { lastFailure: this.lastFailure }),
       ...(this.endReason === undefined ? {} : { endReason: this.endReason }),
+      ...(this.input.templateVersion === undefined
+        ? {}
+        : { templateVersion: this.input.templateVersion }),
     };
   }
 

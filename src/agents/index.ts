@@ -20,3 +20,4 @@ export {
   type ParseTemplateOptions,
   type TemplateIssue,
 } from "./validation/index.ts";
+export { templateVersion } from "./template-version.ts";

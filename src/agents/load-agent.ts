@@ -13,6 +13,7 @@ import { encodeModelId } from "../llm/model-id.ts";
 import { ModelIdError } from "../llm/model-id-error.ts";
 import { MAX_TEMPLATE_FILE_BYTES, TemplateTooLargeError } from "./template-too-large-error.ts";
 import type { AgentTemplate, ToolCatalogueEntry } from "../orchestration/index.ts";
+import { templateVersion } from "./template-version.ts";
 import { parseAgentTemplate, TemplateError, type TemplateIssue } from "./validation/index.ts";
 
 export interface LoadedAgent {
@@ -23,6 +24,8 @@ export interface LoadedAgent {
   idKey: "id" | "agentId";
   /** AgentDock tools the template names that this project lacks: never offered to the model. */
   missingTools: string[];
+  /** The validated template's content hash (`sha256:…`), which sessions started from it pin. */
+  version: string;
 }
 
 export interface LoadOptions {
@@ -150,7 +153,7 @@ export function loadTemplateFile(file: string, tools: readonly ToolCatalogueEntr
   });
   checkLlmBlock(template, shown);
   const idKey = typeof json === "object" && json !== null && "agentId" in json ? "agentId" : "id";
-  return { template, file, warnings, idKey, missingTools };
+  return { template, file, warnings, idKey, missingTools, version: templateVersion(template) };
 }
 
 /**

@@ -8,6 +8,8 @@ export interface PositionalSpec {
   name: string;
   /** Takes every remaining argument, joined with spaces (a message needs no quotes). */
   rest?: boolean;
+  /** Takes every remaining argument as a list (several sessions or files). */
+  list?: boolean;
   optional?: boolean;
 }
 
@@ -55,12 +57,13 @@ export function parseCommandArgs<S extends z.ZodType>(
   const input: Record<string, unknown> = { ...parsed.values };
   const remaining = [...parsed.positionals];
   for (const positional of spec.positionals ?? []) {
-    const taken = positional.rest === true ? remaining.splice(0) : remaining.splice(0, 1);
+    const all = positional.rest === true || positional.list === true;
+    const taken = all ? remaining.splice(0) : remaining.splice(0, 1);
     if (taken.length === 0) {
       if (positional.optional === true) continue;
       fail(`missing <${positional.name}>`);
     }
-    input[positional.name] = taken.join(" ");
+    input[positional.name] = positional.list === true ? taken : taken.join(" ");
   }
   if (remaining.length > 0) fail(`unexpected argument "${remaining[0] ?? ""}"`);
 

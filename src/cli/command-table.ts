@@ -3,6 +3,7 @@ import { agentsCommand } from "./commands/agents.ts";
 import { chatCommand } from "./commands/chat.ts";
 import { devCommand } from "./commands/dev.ts";
 import { endCommand } from "./commands/end.ts";
+import { forkCommand } from "./commands/fork.ts";
 import { historyCommand } from "./commands/history.ts";
 import { replayCommand } from "./commands/replay.ts";
 import { sendCommand } from "./commands/send.ts";
@@ -10,6 +11,7 @@ import { serveCommand } from "./commands/serve.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { startCommand } from "./commands/start.ts";
 import { stateCommand } from "./commands/state.ts";
+import { upgradeCommand } from "./commands/upgrade.ts";
 import { workerCommand } from "./commands/worker.ts";
 import { exitCodesHelp } from "./exit-codes.ts";
 
@@ -25,6 +27,8 @@ export const commands: readonly Command[] = [
   stateCommand,
   historyCommand,
   endCommand,
+  forkCommand,
+  upgradeCommand,
   agentsCommand,
   replayCommand,
 ];
@@ -51,7 +55,7 @@ Connection (every command but start and dev): Temporal's environment configurati
   AGENTDOCK_TASK_QUEUE   the workers' task queue (default "agentdock")
   AGENTDOCK_AGENTS_DIR   more template folders, separated like PATH
 
---json (send, sessions, state, history, end, agents, replay) prints one JSON document on stdout;
+--json (send, sessions, state, history, end, fork, upgrade, agents, replay) prints one JSON document on stdout;
 messages and errors go to stderr.
 
 ${exitCodesHelp}

@@ -57,6 +57,13 @@ export function describeEvent(event: SessionEvent): string | undefined {
       return `  ⤷ continued as new (run ${event.run})`;
     case "session_ended":
       return `  ■ session ended: ${event.reason}`;
+    case "session_forked":
+      return `  ⑂ forked from ${event.parentSession} after message ${event.forkedAt}`;
+    case "template_upgraded":
+      return [
+        `  ⬆ template ${event.from ?? "(unversioned)"} → ${event.to}`,
+        ...event.notes.map((note) => `    ${note}`),
+      ].join("\n");
     default:
       return undefined;
   }

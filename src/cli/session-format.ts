@@ -24,6 +24,7 @@ export function formatState(view: SessionView): string {
     ["pending", `${view.pendingMessages} message(s)`],
   );
   if (view.lastStep !== undefined) rows.push(["last step", view.lastStep]);
+  if (view.templateVersion !== undefined) rows.push(["template", view.templateVersion]);
   const failure = view.lastFailure;
   if (failure !== undefined) {
     rows.push([

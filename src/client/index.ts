@@ -44,3 +44,29 @@ export {
   type RunActivities,
   type ToolActivityRun,
 } from "./tool-activity-runs.ts";
+export {
+  compareDecisions,
+  describeComparison,
+  quoteMessage,
+  type DecisionComparison,
+  type FirstDifference,
+} from "./decision-diff.ts";
+export {
+  recomputeDecisions,
+  recordingMismatch,
+  type MessageDecision,
+  type ModelCallDecision,
+} from "./session-decisions.ts";
+export {
+  forkSession,
+  SessionForkError,
+  type ForkOutcome,
+  type ForkRequest,
+} from "./session-fork.ts";
+export {
+  fetchSessionRuns,
+  readSessionRecording,
+  SessionRecordingError,
+  type SessionRecording,
+} from "./session-recording.ts";
+export { upgradeSession, type UpgradeOptions } from "./session-upgrade.ts";

@@ -11,6 +11,7 @@ import {
 } from "@temporalio/client";
 import { setTimeout as sleep } from "node:timers/promises";
 import proto from "@temporalio/proto";
+import { templateVersion } from "../agents/template-version.ts";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import { temporalOverload } from "../temporal-overload.ts";
 import {
@@ -21,6 +22,7 @@ import {
   sendMessageUpdate,
   sessionStatusKey,
   stateQuery,
+  templateVersionKey,
   tenantIdKey,
   tenantOf,
   turnCountKey,
@@ -177,9 +179,11 @@ export class SessionClient {
   }
 
   private startOptions(options: StartSessionOptions) {
+    const version = templateVersion(options.template);
     const input: SessionInput = {
       sessionId: options.sessionId,
       template: options.template,
+      templateVersion: version,
       tenant: tenantOf(options),
       ...(options.settings === undefined ? {} : { settings: options.settings }),
     };
@@ -192,7 +196,9 @@ export class SessionClient {
         { key: sessionStatusKey, value: "idle" },
         { key: turnCountKey, value: 0 },
         { key: tenantIdKey, value: tenantOf(options) },
+        { key: templateVersionKey, value: version },
       ],
+      memo: { templateVersion: version },
       staticSummary: `${options.template.name} session · agent ${options.template.id}`,
       staticDetails: `Agent **${options.template.name}** (\`${options.template.id}\`), model ${options.template.llm.provider}:${options.template.llm.model}, tools: ${options.template.tools.join(", ") || "none"}.`,
     };

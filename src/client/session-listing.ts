@@ -3,8 +3,10 @@ import { optionalTsToMs } from "@temporalio/common/lib/time.js";
 import {
   activeStepKey,
   agentIdKey,
+  parentSessionKey,
   sessionIdFromWorkflowId,
   sessionStatusKey,
+  templateVersionKey,
   tenantIdKey,
   turnCountKey,
   DEFAULT_TENANT,
@@ -40,6 +42,10 @@ export interface SessionListing {
   closeTime: string | null;
   /** When the last event of the run happened (close time once closed). */
   lastActivity: string;
+  /** The template version the session runs (null: started before versions). */
+  templateVersion: string | null;
+  /** The session it was forked from (null: not a fork). */
+  parentSession: string | null;
 }
 
 export interface ListFilter {
@@ -110,6 +116,8 @@ export async function listSessions(client: Client, filter: ListFilter): Promise<
         startTime: info.startTime.toISOString(),
         closeTime: info.closeTime?.toISOString() ?? null,
         lastActivity: (await lastEventTime(client, info)).toISOString(),
+        templateVersion: attributes.get(templateVersionKey) ?? null,
+        parentSession: attributes.get(parentSessionKey) ?? null,
       };
     }),
   );

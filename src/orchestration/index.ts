@@ -30,3 +30,4 @@ export type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 export { matchesPattern } from "./tool-patterns.ts";
 export { parseDuration } from "./duration.ts";
 export { TURN_NOTE_PREFIX, turnNote } from "./turn-notes.ts";
+export { carryStateToTemplate, type CarriedState } from "./template-change.ts";

@@ -1,4 +1,10 @@
-import { listAgentIds, listAgents, loadAgent, TemplateTooLargeError } from "../agents/index.ts";
+import {
+  listAgentIds,
+  listAgents,
+  loadAgent,
+  TemplateTooLargeError,
+  type LoadedAgent,
+} from "../agents/index.ts";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import { toolCatalogueEntries, type ToolCatalogueEntry } from "../tools/index.ts";
 import { ApiError } from "./api-error.ts";
@@ -6,6 +12,8 @@ import { ApiError } from "./api-error.ts";
 export interface AgentSummary {
   id: string;
   valid: boolean;
+  /** The template's content hash, as sessions started from it pin it. */
+  version?: string;
   name?: string;
   description?: string;
   steps?: string[];
@@ -37,6 +45,7 @@ export class AgentSource {
         ? {
             id: listing.id,
             valid: true,
+            version: listing.agent.version,
             name: listing.agent.template.name,
             description: listing.agent.template.description,
             steps: listing.agent.template.orchestration.steps.map((step) => step.name),
@@ -54,11 +63,16 @@ export class AgentSource {
    * 422 for one that does not load. Unreadable folder entries are skipped with a warning.
    */
   template(id: string): AgentTemplate {
+    return this.agent(id).template;
+  }
+
+  /** The loaded agent (template, version, file), with the same errors as `template`. */
+  agent(id: string): LoadedAgent {
     if (!listAgentIds(this.dirs).includes(id)) {
       throw new ApiError(404, "unknown_agent", `no agent "${id}" (GET /api/agents lists them)`);
     }
     try {
-      return loadAgent(id, { agentsDirs: this.dirs, tools: this.tools }).template;
+      return loadAgent(id, { agentsDirs: this.dirs, tools: this.tools });
     } catch (error) {
       if (error instanceof TemplateTooLargeError) {
         throw new ApiError(

@@ -19,6 +19,8 @@ import {
   listSessionsRoute,
 } from "./routes/sessions.ts";
 import { getTimelineRoute } from "./routes/timeline.ts";
+import { forkSessionRoute } from "./routes/fork.ts";
+import { upgradeSessionRoute } from "./routes/upgrade.ts";
 import { tenantAuth } from "./tenant-auth.ts";
 import type { TenantToken } from "./tenant-tokens.ts";
 
@@ -118,6 +120,8 @@ export function createApiApp(api: ApiContext, options: ApiAppOptions): Hono<ApiE
   app.get("/api/sessions/:id/history", (c) => getHistoryRoute(api, c));
   app.get("/api/sessions/:id/events", (c) => sessionEventsRoute(api, c));
   app.get("/api/sessions/:id/timeline", (c) => getTimelineRoute(api, c));
+  app.post("/api/sessions/:id/fork", jsonBodyLimit, (c) => forkSessionRoute(api, c));
+  app.post("/api/sessions/:id/upgrade", jsonBodyLimit, (c) => upgradeSessionRoute(api, c));
   mountConsole(app, options.consoleDir);
   app.notFound((c) =>
     errorResponse(

@@ -19,6 +19,17 @@ export const turnCountKey = defineSearchAttributeKey("TurnCount", SearchAttribut
 /** The tenant that created the session; set once at start, the API lists and reaches by it. */
 export const tenantIdKey = defineSearchAttributeKey("TenantId", SearchAttributeType.KEYWORD);
 
+/** The content hash of the template the session runs; set at start, upserted by an upgrade. */
+export const templateVersionKey = defineSearchAttributeKey(
+  "TemplateVersion",
+  SearchAttributeType.KEYWORD,
+);
+/** The session a fork was made from (absent for sessions that are not forks). */
+export const parentSessionKey = defineSearchAttributeKey(
+  "ParentSession",
+  SearchAttributeType.KEYWORD,
+);
+
 /** What the dev server must register (`--search-attribute NAME=Type`). */
 export const sessionSearchAttributes = {
   AgentId: "Keyword",
@@ -27,4 +38,6 @@ export const sessionSearchAttributes = {
   SessionStatus: "Keyword",
   TurnCount: "Int",
   TenantId: "Keyword",
+  TemplateVersion: "Keyword",
+  ParentSession: "Keyword",
 } as const satisfies Record<string, DevServerAttributeType>;

@@ -105,6 +105,8 @@ export interface SessionView {
   lastStep?: string;
   lastFailure?: TurnFailure;
   endReason?: string;
+  /** The content hash of the template the session runs (absent: started before versions). */
+  templateVersion?: string;
 }
 
 /** Everything that happens in a session, in order, for live viewers (offset = position). */
@@ -126,7 +128,15 @@ export type SessionEvent =
   | { type: "continued_as_new"; run: number }
   | { type: "history_summarized"; turns: number; summaryChars: number }
   | { type: "history_summary_failed"; error: string }
-  | { type: "session_ended"; reason: string };
+  | { type: "session_ended"; reason: string }
+  | { type: "session_forked"; parentSession: string; forkedAt: number }
+  | {
+      type: "template_upgraded";
+      from: string | null;
+      to: string;
+      /** What could not be carried over as it was (a step the new template lacks), in words. */
+      notes: string[];
+    };
 
 /**
  * What the live stream carries on its events topic: every session event, plus tool outputs
@@ -168,6 +178,8 @@ export interface SessionSettings {
 export interface SessionInput {
   sessionId: string;
   template: AgentTemplate;
+  /** The template's content hash (src/agents/template-version.ts); absent in older sessions. */
+  templateVersion?: string;
   /** The creator's tenant (absent for sessions started before tenants: the default tenant). */
   tenant?: string;
   settings?: SessionSettings;

@@ -28,8 +28,11 @@ AGENTDOCK_TOOL_DIRS and AGENTDOCK_TOOL_MODULES install, as the worker loads them
 
 Options:
   --dir DIR    another folder of templates (repeatable)
-  --json       an array of {id, valid, name, description, file, provider, steps, tools,
-               warnings, needs: {settings, tools}, error}
+  --json       an array of {id, valid, version, name, description, file, provider, steps,
+               tools, warnings, needs: {settings, tools}, error}
+
+VERSION is the template's content hash (sha256 of the validated template, 12 hex digits): a
+session pins the version it started with; \`upgrade\` moves it to the one listed here.
   -h, --help   this help
 
 ${exitCodesHelp}`;
@@ -69,6 +72,7 @@ export const agentsCommand: Command = {
             ? {
                 id: listing.id,
                 valid: true,
+                version: listing.agent.version,
                 name: listing.agent.template.name,
                 description: listing.agent.template.description,
                 file: shownPath(listing.agent.file),
@@ -91,13 +95,14 @@ export const agentsCommand: Command = {
     const rows = listings.map((listing) => {
       const file = templateFileFor(listing.id, dirs);
       if (!listing.ok)
-        return [listing.id, "INVALID", "-", "-", file === undefined ? "" : shownPath(file)];
+        return [listing.id, "INVALID", "-", "-", "-", file === undefined ? "" : shownPath(file)];
       const { template } = listing.agent;
       return [
         listing.id,
         template.name,
         String(template.orchestration.steps.length),
         String(template.tools.length),
+        listing.agent.version,
         shownPath(listing.agent.file),
       ];
     });
@@ -105,7 +110,7 @@ export const agentsCommand: Command = {
       context.stdout,
       listings.length === 0
         ? `No agent templates in ${dirs.map(shownPath).join(", ")}.`
-        : formatTable([["AGENT", "NAME", "STEPS", "TOOLS", "FILE"], ...rows]),
+        : formatTable([["AGENT", "NAME", "STEPS", "TOOLS", "VERSION", "FILE"], ...rows]),
     );
     const needing = listings.flatMap((listing) => {
       if (!listing.ok) return [];

@@ -18,8 +18,12 @@ import {
   nondeterminismDetail,
 } from "../replay-divergence.ts";
 import { onSession } from "../session-errors.ts";
+import { cliToolCatalogue } from "../cli-tool-registry.ts";
+import { runTemplateCheck } from "../template-check.ts";
+import { templateOption } from "../template-option.ts";
 
 const help = `Usage: agentdock-temporal replay <session> | <history.json> [--workflow-id ID] [--json]
+       agentdock-temporal replay --template <file|dir> <session | history.json>… [--json]
 
 Replays a session's history against the workflow code as it is now (bundled with the AI SDK
 plugin, exactly as the worker runs it) and reports whether the code is still deterministic for
@@ -28,15 +32,31 @@ fetched from Temporal (its current run); given a file it is read from it: {workf
 as in test/replay/histories/, or a bare history from \`temporal workflow show --output json\`.
 On nondeterminism it prints the core's error, which names the diverging event, and exits 1.
 
+With --template, checks a template change instead of a code change: each session's recorded
+messages, tool outcomes and worker reports are decided again by the orchestrator under the new
+template, and compared with the decisions under the template(s) the session ran. Per session it
+prints "same decisions for all N messages" or the first message where the active step or the
+tools offered to the model would differ, and exits 1 if any differs or cannot be checked (run it
+in CI before shipping a template). Sessions of agents the template does not cover are skipped
+(listed, not failed); comparing no session at all exits 1. Sessions are read from Temporal with
+every run (continue-as-new); files as above. The template is loaded and validated like a new
+session's.
+
 Options:
+  --template PATH   the new template: a template file, a folder with template.json, or a folder
+                    of <agent-id>/template.json (each session is checked against its agent's)
   --workflow-id ID  the workflow id to replay a bare history file as (default: the file's name)
-  --json            {workflowId, events, deterministic, error?, divergingEvent?}
+  --json            {workflowId, events, deterministic, error?, divergingEvent?}; with
+                    --template, one {target, agentId, fromVersion, toVersion, outcome: same |
+                    different | unreadable | skipped | error, messages, fromMessage, first?: {turn,
+                    text, activeStep, offeredTools, modelCall?}} per target
   -h, --help        this help
 
 ${exitCodesHelp}`;
 
 const schema = z.object({
-  target: z.string().min(1),
+  targets: z.array(z.string().min(1)).min(1),
+  template: z.string().min(1).optional(),
   "workflow-id": z.string().min(1).optional(),
   json: z.boolean().default(false),
 });
@@ -92,21 +112,40 @@ function eventCount(history: History): number {
 
 export const replayCommand: Command = {
   name: "replay",
-  summary: "replay a session or a history file against the current code (nondeterminism check)",
+  summary:
+    "replay sessions against the current code, or (--template) their decisions under a new template",
   help,
   async run(argv, context) {
     const args = parseCommandArgs(
       replayCommand,
       argv,
       {
-        options: { "workflow-id": { type: "string" }, json: { type: "boolean" } },
-        positionals: [{ name: "target" }],
+        options: {
+          "workflow-id": { type: "string" },
+          template: { type: "string" },
+          json: { type: "boolean" },
+        },
+        positionals: [{ name: "targets", list: true }],
         schema,
       },
       context,
     );
     if (args === undefined) return ExitCode.ok;
-    const file = await loadHistory(args.target, args["workflow-id"], context);
+    if (args.template !== undefined) {
+      if (args["workflow-id"] !== undefined) {
+        throw usageError("--workflow-id applies to a code replay, not to --template");
+      }
+      const option = templateOption(args.template, await cliToolCatalogue(context));
+      const same = await runTemplateCheck(args.targets, option, args.json, context);
+      return same ? ExitCode.ok : ExitCode.failed;
+    }
+    const [target, extra] = args.targets;
+    if (target === undefined || extra !== undefined) {
+      throw usageError(
+        `a code replay takes one session or file (got ${args.targets.length}); --template checks several`,
+      );
+    }
+    const file = await loadHistory(target, args["workflow-id"], context);
     // The core's "Failing workflow task" warning would repeat the error this command reports.
     Runtime.install({
       logger: new DefaultLogger("ERROR"),

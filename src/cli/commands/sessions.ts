@@ -26,7 +26,8 @@ Options:
   --agent ID   only this agent's sessions
   --limit N    at most N sessions (default 50)
   --json       an array of {sessionId, agentId, activeStep, status, sessionStatus, turns,
-               startTime, closeTime, lastActivity, workflowId, runId, taskQueue}
+               startTime, closeTime, lastActivity, workflowId, runId, taskQueue,
+               templateVersion, parentSession}
   -h, --help   this help
 
 Visibility is eventually consistent: a session started a moment ago may take a second to show.

@@ -13,6 +13,8 @@ export interface ConsoleConfig {
 export interface AgentSummary {
   id: string;
   valid: boolean;
+  /** The template's content hash as the server's folders hold it now. */
+  version?: string;
   name?: string;
   description?: string;
   steps?: string[];
@@ -51,6 +53,10 @@ export interface SessionView {
   cumulativeTokenUsage: TokenUsage;
   pendingMessages: number;
   run: number;
+  /** Turns folded into the running summary: the first message the chat shows is the next one. */
+  summarizedTurns: number;
+  /** The content hash of the template the session runs (absent: started before versions). */
+  templateVersion?: string;
 }
 
 /** An orchestration event (src/orchestration); kinds this console does not know render as JSON. */

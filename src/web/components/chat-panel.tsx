@@ -15,6 +15,8 @@ export function ChatPanel(props: {
   sessionId: string;
   agentId: string;
   agentName: string;
+  /** The turn number of the first user message shown (turns before it are in the summary). */
+  firstTurn: number;
   onActivity: () => void;
 }) {
   const history = useApi<HistoryBody>(

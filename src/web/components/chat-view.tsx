@@ -3,6 +3,7 @@ import { DefaultChatTransport, type UIMessage } from "ai";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { authorizedFetch } from "../api/api-fetch.ts";
 import { authStore } from "../api/auth-store.ts";
+import { ForkButton } from "./fork-button.tsx";
 import { MessageView } from "./message-view.tsx";
 
 export interface ChatViewProps {
@@ -10,6 +11,8 @@ export interface ChatViewProps {
   agentId: string;
   agentName: string;
   initialMessages: UIMessage[];
+  /** The turn number of the first user message (earlier turns are in the summary). */
+  firstTurn: number;
   /** Called when a turn starts or ends, so the timeline and header load again. */
   onActivity: () => void;
 }
@@ -24,6 +27,7 @@ export function ChatView({
   agentId,
   agentName,
   initialMessages,
+  firstTurn,
   onActivity,
 }: ChatViewProps) {
   const transport = useMemo(
@@ -69,9 +73,23 @@ export function ChatView({
         {messages.length === 0 && (
           <p className="empty">No messages yet. Say something to {agentName}.</p>
         )}
-        {messages.map((message) => (
-          <MessageView key={message.id} message={message} agentName={agentName} />
-        ))}
+        {messages.map((message, index) => {
+          const turn = firstTurn + userMessagesBefore(messages, index);
+          // A message whose turn is still running cannot be forked from yet.
+          const answered = !(busy && index === lastUserIndex(messages));
+          return (
+            <MessageView
+              key={message.id}
+              message={message}
+              agentName={agentName}
+              action={
+                message.role === "user" && answered ? (
+                  <ForkButton sessionId={sessionId} agentId={agentId} turn={turn} />
+                ) : undefined
+              }
+            />
+          );
+        })}
         {busy && <div className="typing">{agentName} is working…</div>}
         {error !== undefined && (
           <div className="chat-error" role="alert">
@@ -98,6 +116,14 @@ export function ChatView({
       </form>
     </section>
   );
+}
+
+function userMessagesBefore(messages: readonly UIMessage[], index: number): number {
+  return messages.slice(0, index).filter((message) => message.role === "user").length;
+}
+
+function lastUserIndex(messages: readonly UIMessage[]): number {
+  return messages.findLastIndex((message) => message.role === "user");
 }
 
 /** The API's JSON error, when the transport passes its body on as the message. */

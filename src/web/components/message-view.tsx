@@ -1,4 +1,5 @@
 import { isToolUIPart, type UIMessage } from "ai";
+import type { ReactNode } from "react";
 import type { OrchestrationEvent } from "../api/api-types.ts";
 import { shown } from "../format.ts";
 import { MarkdownText } from "./markdown-text.tsx";
@@ -43,10 +44,22 @@ const roleNames: Record<UIMessage["role"], string> = {
 };
 
 /** One message of the chat, every part in order. */
-export function MessageView({ message, agentName }: { message: UIMessage; agentName: string }) {
+export function MessageView({
+  message,
+  agentName,
+  action,
+}: {
+  message: UIMessage;
+  agentName: string;
+  /** A control shown in the message's header (fork from here, on user messages). */
+  action?: ReactNode;
+}) {
   return (
     <article className={`message ${message.role}`} data-role={message.role}>
-      <header>{message.role === "assistant" ? agentName : roleNames[message.role]}</header>
+      <header>
+        {message.role === "assistant" ? agentName : roleNames[message.role]}
+        {action}
+      </header>
       {message.parts.map((part, index) => (
         <PartView key={index} part={part} role={message.role} />
       ))}

@@ -1,4 +1,5 @@
 import type { ConsoleConfig, SessionView } from "../api/api-types.ts";
+import { UpgradeNotice } from "./upgrade-notice.tsx";
 
 /** The Temporal Web UI's page of a session's workflow. */
 export function temporalUiLink(
@@ -15,6 +16,9 @@ export function SessionHeader(props: {
   agentName: string;
   state: SessionView | undefined;
   config: ConsoleConfig | undefined;
+  /** The agent's template version as the server holds it now (an upgrade is offered if newer). */
+  agentVersion?: string | undefined;
+  onChange?: () => void;
 }) {
   const { sessionId, agentName, state, config } = props;
   const link = temporalUiLink(config, sessionId);
@@ -39,6 +43,19 @@ export function SessionHeader(props: {
             <span>turn {state.turn}</span>
             <span>{state.cumulativeTokenUsage.totalTokens} tokens</span>
             {queued > 0 && <span>{queued} queued</span>}
+            {state.templateVersion !== undefined && (
+              <span title="the template version this session runs">
+                template {state.templateVersion}
+              </span>
+            )}
+            {state.status !== "ended" && (
+              <UpgradeNotice
+                sessionId={sessionId}
+                sessionVersion={state.templateVersion}
+                agentVersion={props.agentVersion}
+                onUpgraded={props.onChange ?? (() => undefined)}
+              />
+            )}
           </div>
         )}
       </div>

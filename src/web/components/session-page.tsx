@@ -65,6 +65,8 @@ export function SessionPage(props: { sessionId: string; agentParam: string | nul
         agentName={agentName}
         state={isNew ? undefined : state.data}
         config={config.data}
+        agentVersion={agent?.version}
+        onChange={refresh}
       />
       <div className="session-body">
         <ToolCallsContext value={toolCalls}>
@@ -72,6 +74,7 @@ export function SessionPage(props: { sessionId: string; agentParam: string | nul
             sessionId={sessionId}
             agentId={agentId}
             agentName={agentName}
+            firstTurn={(state.data?.summarizedTurns ?? 0) + 1}
             onActivity={refresh}
           />
         </ToolCallsContext>
