@@ -11,7 +11,9 @@ export type ToolFailureType =
   | "SearchNotConfigured"
   | "SearchFailed"
   | "SearchUnavailable"
-  | "SummarizeFailed";
+  | "SummarizeFailed"
+  | "McpServerUnavailable"
+  | "McpToolFailed";
 
 /**
  * A failure a tool throws for the model to read: `type` names it for callers and tests, the
