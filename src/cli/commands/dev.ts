@@ -123,7 +123,7 @@ export const devCommand: Command = {
           worker.shutdown();
         }
       });
-      await runUntilInterrupted(worker, context, "dev");
+      await runUntilInterrupted(worker, context, "dev", toolRegistry);
       if (serverState.died) throw new CliError("the Temporal dev server stopped unexpectedly");
     } finally {
       await stop();

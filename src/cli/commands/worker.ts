@@ -71,7 +71,7 @@ export const workerCommand: Command = {
         context.stderr,
         `worker: polling task queue "${taskQueue}" on ${settings.address} (namespace ${settings.namespace})`,
       );
-      await runUntilInterrupted(worker, context, "worker");
+      await runUntilInterrupted(worker, context, "worker", toolRegistry);
     } finally {
       await connection.close();
     }
