@@ -34,24 +34,29 @@ function hashed(sanitized: string, name: string): string {
 }
 
 /**
- * Policy name → wire name for every tool name of one call, one-to-one: a name providers accept
- * keeps itself, so a sanitised name that collides with one (a plug-in called
- * `mcp__docs__lookup`) takes the hashed form. Derived from the call alone, so the same call
- * always maps the same way.
+ * Policy name → wire name for every tool name of one call, one-to-one and independent of order:
+ * a name providers accept keeps itself, and names whose wire forms collide (with such a name,
+ * or with each other: `mcp.a.b.c` and `mcp.a.b__c`) all take the hashed form. Derived from the
+ * call alone, so the same names always map the same way.
  */
 export function wireNameMap(names: Iterable<string>): Map<string, string> {
   const unique = [...new Set(names)];
-  const map = new Map<string, string>();
-  const taken = new Set(unique.filter((name) => wirePattern.test(name)));
+  const valid = new Set(unique.filter((name) => wirePattern.test(name)));
+  const candidates = new Map<string, number>();
   for (const name of unique) {
-    if (wirePattern.test(name)) {
+    if (valid.has(name)) continue;
+    const wire = wireToolName(name);
+    candidates.set(wire, (candidates.get(wire) ?? 0) + 1);
+  }
+  const map = new Map<string, string>();
+  for (const name of unique) {
+    if (valid.has(name)) {
       map.set(name, name);
       continue;
     }
-    let wire = wireToolName(name);
-    if (taken.has(wire)) wire = hashed(wire, name);
-    taken.add(wire);
-    map.set(name, wire);
+    const wire = wireToolName(name);
+    const clash = valid.has(wire) || (candidates.get(wire) ?? 0) > 1;
+    map.set(name, clash ? hashed(wire, name) : wire);
   }
   return map;
 }

@@ -65,7 +65,8 @@ const seconds = (max: number) =>
 
 const common = {
   disabled: z.boolean({ error: "must be true or false" }).optional(),
-  connectTimeoutSeconds: seconds(8).optional(),
+  // With one ping (2 s) it stays inside the 10 s availability check of a turn.
+  connectTimeoutSeconds: seconds(7).optional(),
   // Below the tool activity's 5-minute timeout, so the model is told about a hung server.
   callTimeoutSeconds: seconds(280).optional(),
 };
