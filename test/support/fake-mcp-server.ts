@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -121,5 +122,8 @@ export async function startFakeMcpHttpServer(port = 0): Promise<FakeMcpHttpServe
 }
 
 if (process.argv.includes("--stdio")) {
+  // Tests that check the worker stops its stdio servers read the process id here.
+  const pidFile = process.env["FAKE_MCP_PID_FILE"];
+  if (pidFile !== undefined) writeFileSync(pidFile, String(process.pid));
   await createFakeMcpServer().connect(new StdioServerTransport());
 }
