@@ -138,14 +138,15 @@ export class McpServerConnection {
     } catch (error) {
       if (signal?.aborted === true) throw error;
       if (error instanceof McpError && error.code === requestTimeout) {
-        throw new McpUnreachableError(
-          this.name,
-          `no answer to ${tool} within ${this.config.callTimeoutMs / 1000} s`,
+        throw new McpCallError(
+          `MCP server ${this.name} did not answer ${tool} within ${this.config.callTimeoutMs / 1000} s (its callTimeoutSeconds); the call was abandoned`,
         );
       }
       if (error instanceof McpError && error.code !== connectionClosed) {
         // The server answered with a protocol error (unknown tool, invalid params): its words.
-        throw new McpCallError(this.name, tool, error.message);
+        throw new McpCallError(
+          `MCP server ${this.name} refused the call to ${tool}: ${error.message}`,
+        );
       }
       // The process exit may have been noticed first: its reason (with stderr) says more.
       if (this.#client === client) await this.#drop(message(error));
@@ -268,10 +269,7 @@ export class McpUnreachableError extends Error {
   }
 }
 
-/** The server refused the call at the protocol level (an unknown tool, invalid arguments). */
+/** The server is up but the call failed: a protocol error (unknown tool) or no answer in time. */
 export class McpCallError extends Error {
   override readonly name = "McpCallError";
-  constructor(server: string, tool: string, reason: string) {
-    super(`MCP server ${server} refused the call to ${tool}: ${reason}`);
-  }
 }

@@ -117,6 +117,22 @@ describe("MCP tools of a stdio server and a streamable HTTP server", () => {
     assert.match((output as { content: string }).content, /Lookup: again/);
   });
 
+  it("abandons a call the server does not answer within its call timeout, saying so", async () => {
+    const slow = toolsFor({ docs: { url: http.url, callTimeoutSeconds: 0.5 } });
+    try {
+      const started = Date.now();
+      const error = await failure(slow.run("mcp.docs.wait", { seconds: 10 }, undefined));
+      assert.ok(Date.now() - started < 5_000);
+      assert.equal(error.type, "McpToolFailed");
+      assert.equal(
+        error.message,
+        "MCP server docs did not answer wait within 0.5 s (its callTimeoutSeconds); the call was abandoned",
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("stops a call when the activity is cancelled", async () => {
     const controller = new AbortController();
     const started = Date.now();
