@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { loadMcpConfig, parseMcpConfig } from "../../../src/mcp/mcp-config.ts";
 import { McpConfigError } from "../../../src/mcp/mcp-config-error.ts";
@@ -122,5 +123,15 @@ describe("the MCP servers file", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("accepts the README's example as written", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("#### MCP tools"));
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(example !== undefined, "the README's MCP section has a JSON example");
+    const config = parseMcpConfig(example, file, { GITHUB_TOKEN: "ghp-token", DOCS_TOKEN: "dt" });
+    assert.deepEqual([...config.servers.keys()], ["github", "docs"]);
+    assert.deepEqual(config.disabled, ["old"]);
   });
 });
