@@ -130,8 +130,6 @@ export class McpServerConnection {
     try {
       const result = await client.callTool({ name: tool, arguments: input }, undefined, {
         timeout: this.config.callTimeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: this.config.callTimeoutMs,
         ...(signal === undefined ? {} : { signal }),
       });
       return result as CallToolResult;
@@ -158,6 +156,11 @@ export class McpServerConnection {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#connecting?.catch(() => undefined);
+    // A streamable HTTP server that keeps sessions is told this one ends (bounded: it may be down).
+    const transport = this.#client?.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+      await within(1_000, transport.terminateSession(), "end the session").catch(() => undefined);
+    }
     await this.#drop("the worker is shutting down");
   }
 

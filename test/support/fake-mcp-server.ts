@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -76,27 +77,55 @@ export interface FakeMcpHttpServer {
   url: string;
   /** Requests received, for tests that check a header reached the server. */
   readonly headers: Record<string, string | string[] | undefined>[];
+  /** Stateful servers: the sessions clients ended (DELETE), in order. */
+  readonly endedSessions: string[];
   close(): Promise<void>;
 }
 
 /**
- * The fake server over streamable HTTP, stateless (a fresh server per request, as the SDK
- * recommends for servers without sessions), on 127.0.0.1 at `port` (0: any free port).
+ * The fake server over streamable HTTP on 127.0.0.1 at `port` (0: any free port). Stateless by
+ * default (a fresh server per request, as the SDK recommends for servers without sessions);
+ * `stateful` keeps one server per session (`mcp-session-id`), as servers with sessions do.
  */
-export async function startFakeMcpHttpServer(port = 0): Promise<FakeMcpHttpServer> {
+export async function startFakeMcpHttpServer(
+  options: { port?: number; stateful?: boolean } = {},
+): Promise<FakeMcpHttpServer> {
   const headers: Record<string, string | string[] | undefined>[] = [];
+  const endedSessions: string[] = [];
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer((request, response) => {
     headers.push(request.headers);
     if (request.url !== "/mcp") {
       response.writeHead(404).end();
       return;
     }
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const sessionHeader = request.headers["mcp-session-id"];
+    const existing = typeof sessionHeader === "string" ? sessions.get(sessionHeader) : undefined;
+    if (existing !== undefined) {
+      void existing.handleRequest(request, response);
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport(
+      options.stateful === true
+        ? {
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id) => {
+              sessions.set(id, transport);
+            },
+            onsessionclosed: (id) => {
+              sessions.delete(id);
+              endedSessions.push(id);
+            },
+          }
+        : { sessionIdGenerator: undefined },
+    );
     const server = createFakeMcpServer();
-    response.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
+    if (options.stateful !== true) {
+      response.on("close", () => {
+        void transport.close();
+        void server.close();
+      });
+    }
     void server
       .connect(transport)
       .then(() => transport.handleRequest(request, response))
@@ -105,12 +134,13 @@ export async function startFakeMcpHttpServer(port = 0): Promise<FakeMcpHttpServe
       });
   });
   await new Promise<void>((resolve) => {
-    http.listen(port, "127.0.0.1", resolve);
+    http.listen(options.port ?? 0, "127.0.0.1", resolve);
   });
   const { port: bound } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}/mcp`,
     headers,
+    endedSessions,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

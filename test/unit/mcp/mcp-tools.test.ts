@@ -200,3 +200,19 @@ describe("MCP servers that are down", () => {
     }
   });
 });
+
+describe("MCP servers that keep sessions", () => {
+  it("ends the session on the server when the worker closes its connections", async () => {
+    const http = await startFakeMcpHttpServer({ stateful: true });
+    const tools = toolsFor({ docs: { url: http.url } });
+    try {
+      const output = await tools.run("mcp.docs.lookup", { query: "sessions" }, undefined);
+      assert.match((output as { content: string }).content, /Lookup: sessions/);
+      await tools.close();
+      assert.equal(http.endedSessions.length, 1);
+    } finally {
+      await tools.close();
+      await http.close();
+    }
+  });
+});
