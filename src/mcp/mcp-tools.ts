@@ -1,4 +1,5 @@
 import { toolFailure } from "../tools/tool-failure.ts";
+import { createRedactor, type Redactor } from "../worker/redact-secrets.ts";
 import type {
   ExternalToolCheck,
   ExternalToolDefinition,
@@ -36,9 +37,13 @@ export interface McpServerReport {
 export class McpTools implements ExternalToolSource {
   readonly config: McpConfig;
   readonly #servers = new Map<string, McpServerConnection>();
+  // Reasons are recorded in history as a result, not an error, so the activity boundary does
+  // not redact them: a server's stderr may echo the token it was given.
+  readonly #redactor: Redactor;
 
   constructor(config: McpConfig) {
     this.config = config;
+    this.#redactor = createRedactor(config.secrets);
     for (const [name, server] of config.servers) {
       this.#servers.set(name, new McpServerConnection(name, server));
     }
@@ -86,7 +91,7 @@ export class McpTools implements ExternalToolSource {
     const lines = reports.map(({ server, state }) =>
       state.status === "up"
         ? `MCP server ${server}: ${state.tools.length} ${state.tools.length === 1 ? "tool" : "tools"} (${state.tools.map((tool) => mcpToolName(server, tool.name)).join(", ") || "none"})`
-        : `MCP server ${server} unreachable: ${state.reason} (its tools are unavailable until it answers; checked again at every turn)`,
+        : `MCP server ${server} unreachable: ${this.#redactor.text(state.reason)} (its tools are unavailable until it answers; checked again at every turn)`,
     );
     for (const server of this.config.disabled) lines.push(`MCP server ${server}: disabled`);
     return lines;
@@ -117,7 +122,9 @@ export class McpTools implements ExternalToolSource {
         continue;
       }
       if (state.status === "down") {
-        unavailable[name] = `MCP server ${parsed.server} unreachable: ${state.reason}`;
+        unavailable[name] = this.#redactor.text(
+          `MCP server ${parsed.server} unreachable: ${state.reason}`,
+        );
         continue;
       }
       const listed = state.tools.find((tool) => tool.name === parsed.tool);

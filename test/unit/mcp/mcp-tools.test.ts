@@ -164,6 +164,34 @@ describe("MCP servers that are down", () => {
     }
   });
 
+  it("redacts the configured secrets from a down server's reason, which history records", async () => {
+    const tools = new McpTools(
+      parseMcpConfig(
+        JSON.stringify({
+          mcpServers: {
+            leaky: {
+              command: process.execPath,
+              args: [
+                "-e",
+                "process.stderr.write('bad token ' + process.env.TOKEN); process.exit(1)",
+              ],
+              env: { TOKEN: "${LEAKY_TOKEN}" },
+            },
+          },
+        }),
+        "/tmp/mcp.json",
+        { LEAKY_TOKEN: "very-secret-token-value" },
+      ),
+    );
+    try {
+      const reason = (await tools.check(["mcp.leaky.x"])).unavailable["mcp.leaky.x"] ?? "";
+      assert.match(reason, /bad token \[redacted\]/);
+      assert.doesNotMatch(reason, /very-secret-token-value/);
+    } finally {
+      await tools.close();
+    }
+  });
+
   it("reports a stdio command that does not exist, and one that exits at start with its stderr", async () => {
     const tools = toolsFor({
       missing: { command: "/nonexistent/mcp-server" },
