@@ -192,8 +192,11 @@ export class McpServerConnection {
       return this.state;
     } catch (error) {
       await client.close().catch(() => undefined);
-      const detail = this.#stderrDetail();
-      this.#lastFailure = `${message(error)}${detail}`;
+      const closed = error instanceof McpError && error.code === connectionClosed;
+      this.#lastFailure =
+        closed && this.config.transport === "stdio"
+          ? this.#closedReason()
+          : `${message(error)}${this.#stderrDetail()}`;
       return { status: "down", reason: this.#lastFailure };
     }
   }

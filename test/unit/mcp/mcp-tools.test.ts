@@ -208,7 +208,7 @@ describe("MCP servers that are down", () => {
       );
       assert.match(
         check.unavailable["mcp.exits.y"] ?? "",
-        /^MCP server exits unreachable: .*no API token given/,
+        /^MCP server exits unreachable: the server process exited; its stderr ends: no API token given$/,
       );
     } finally {
       await tools.close();
