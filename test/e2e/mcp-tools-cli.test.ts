@@ -114,9 +114,9 @@ describe("MCP tools through the CLI and a worker process", () => {
     const output = worker.output();
     assert.match(
       output,
-      /worker: MCP server docs: 5 tools \(mcp\.docs\.lookup, mcp\.docs\.search, mcp\.docs\.broken, mcp\.docs\.crash, mcp\.docs\.wait\)/,
+      /worker: MCP server docs: 6 tools \(mcp\.docs\.lookup, mcp\.docs\.search, mcp\.docs\.broken, mcp\.docs\.crash, mcp\.docs\.wait, mcp\.docs\.add_tool\)/,
     );
-    assert.match(output, /worker: MCP server files: 5 tools \(mcp\.files\.lookup, /);
+    assert.match(output, /worker: MCP server files: 6 tools \(mcp\.files\.lookup, /);
     assert.match(
       output,
       /worker: MCP server offline unreachable: .*\(its tools are unavailable until it answers; checked again at every turn\)/,

@@ -18,6 +18,7 @@ import { z } from "zod";
  * - `broken {}`: an `isError` result with the server's message.
  * - `crash {}`: the process writes to stderr and exits in the middle of the call (stdio only).
  * - `wait {seconds}`: answers after that long (timeouts, cancellation).
+ * - `add_tool {}`: registers `extra`; the server notifies clients that its tool list changed.
  */
 export const fakeMcpServerScript = fileURLToPath(import.meta.url);
 
@@ -68,6 +69,19 @@ export function createFakeMcpServer(): McpServer {
         });
       });
       return { content: [{ type: "text", text: `waited ${seconds} s` }] };
+    },
+  );
+  server.registerTool(
+    "add_tool",
+    {
+      description: "Adds the tool `extra` (the server tells clients its list changed).",
+      inputSchema: {},
+    },
+    () => {
+      server.registerTool("extra", { description: "Added later.", inputSchema: {} }, () => ({
+        content: [{ type: "text", text: "extra answered" }],
+      }));
+      return { content: [{ type: "text", text: "added" }] };
     },
   );
   return server;

@@ -133,6 +133,20 @@ describe("MCP tools of a stdio server and a streamable HTTP server", () => {
     }
   });
 
+  it("lists a server's tools again after it says its list changed", async () => {
+    assert.match(
+      (await tools.check(["mcp.files.extra"])).unavailable["mcp.files.extra"] ?? "",
+      /not offered/,
+    );
+    await tools.run("mcp.files.add_tool", {}, undefined);
+    const check = await tools.check(["mcp.files.extra"]);
+    assert.deepEqual(check.unavailable, {});
+    assert.deepEqual(
+      check.definitions.map(({ name }) => name),
+      ["mcp.files.extra"],
+    );
+  });
+
   it("stops a call when the activity is cancelled", async () => {
     const controller = new AbortController();
     const started = Date.now();
