@@ -63,7 +63,8 @@ export async function createConfiguredWorker(
 
 /**
  * Runs the worker until Ctrl-C or SIGTERM, then shuts it down gracefully (running activities get
- * their grace time) and closes `toolRegistry`'s connections (MCP servers). Resolves when it has stopped; rejects if the worker fails.
+ * their grace time) and closes `toolRegistry`'s connections (MCP servers). Resolves when it has
+ * stopped; rejects if the worker fails.
  */
 export async function runUntilInterrupted(
   worker: Worker,

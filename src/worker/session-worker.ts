@@ -96,17 +96,24 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
     ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
     summarizeModel: (modelId) => withClassifiedFailures(provider, redactor).languageModel(modelId),
   });
-  return Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    ...(options.workflowBundle === undefined
-      ? { workflowsPath }
-      : { workflowBundle: options.workflowBundle }),
-    activities,
-    dataConverter: { payloadConverterPath },
-    plugins: [aiSdkPlugin(provider, redactor)],
-    interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
-    shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
-  });
+  try {
+    return await Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: options.taskQueue,
+      ...(options.workflowBundle === undefined
+        ? { workflowsPath }
+        : { workflowBundle: options.workflowBundle }),
+      activities,
+      dataConverter: { payloadConverterPath },
+      plugins: [aiSdkPlugin(provider, redactor)],
+      interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
+      shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
+    });
+  } catch (error) {
+    // A worker that never runs never closes them: the stdio servers started above would keep
+    // the process alive after the error is reported.
+    await registry.closeSources();
+    throw error;
+  }
 }
