@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { ApplicationFailure } from "@temporalio/common";
 import { parseMcpConfig } from "../../../src/mcp/mcp-config.ts";
@@ -175,6 +177,28 @@ describe("MCP servers that are down", () => {
       assert.match(error.message, /^MCP server docs unreachable: /);
     } finally {
       await tools.close();
+    }
+  });
+
+  it("gives up on a server that accepts connections but never answers, within its connect timeout", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    const tools = toolsFor({
+      hung: { url: `http://127.0.0.1:${port}/mcp`, connectTimeoutSeconds: 1 },
+    });
+    try {
+      const started = Date.now();
+      const check = await tools.check(["mcp.hung.lookup"]);
+      assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+      assert.equal(
+        check.unavailable["mcp.hung.lookup"],
+        "MCP server hung unreachable: no answer to connect and list tools within 1 s",
+      );
+    } finally {
+      await tools.close();
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 
