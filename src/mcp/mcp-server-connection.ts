@@ -69,6 +69,7 @@ export class McpServerConnection {
   #lastFailure = "not connected yet";
   #stderr = "";
   #closed = false;
+  readonly #closing = new Set<Promise<void>>();
 
   constructor(name: string, config: McpServerConfig) {
     this.name = name;
@@ -96,7 +97,7 @@ export class McpServerConnection {
         if (this.#tools === undefined) this.#tools = await this.#listTools(client);
         return this.state;
       } catch (error) {
-        await this.#drop(`did not answer: ${message(error)}`);
+        this.#drop(`did not answer: ${message(error)}`);
       }
     }
     this.#connecting ??= this.#connect().finally(() => {
@@ -147,7 +148,7 @@ export class McpServerConnection {
         );
       }
       // The process exit may have been noticed first: its reason (with stderr) says more.
-      if (this.#client === client) await this.#drop(message(error));
+      if (this.#client === client) this.#drop(message(error));
       throw new McpUnreachableError(this.name, `${tool} did not finish: ${this.#lastFailure}`);
     }
   }
@@ -161,15 +162,16 @@ export class McpServerConnection {
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
       await within(1_000, transport.terminateSession(), "end the session").catch(() => undefined);
     }
-    await this.#drop("the worker is shutting down");
+    this.#drop("the worker is shutting down");
+    await Promise.all(this.#closing);
   }
 
   async #connect(): Promise<McpServerState> {
-    await this.#drop(this.#lastFailure);
+    this.#drop(this.#lastFailure);
     const transport = this.#transport();
     const client = new Client(clientInfo, { capabilities: {} });
     transport.onclose = () => {
-      if (this.#client === client) void this.#drop(this.#closedReason());
+      if (this.#client === client) this.#drop(this.#closedReason());
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.#client === client) this.#tools = undefined;
@@ -191,12 +193,13 @@ export class McpServerConnection {
       this.#tools = tools;
       return this.state;
     } catch (error) {
-      await client.close().catch(() => undefined);
       const closed = error instanceof McpError && error.code === connectionClosed;
       this.#lastFailure =
         closed && this.config.transport === "stdio"
           ? this.#closedReason()
           : `${message(error)}${this.#stderrDetail()}`;
+      // A hung stdio server may take seconds to stop: not on this check's time.
+      this.#closeInBackground(client);
       return { status: "down", reason: this.#lastFailure };
     }
   }
@@ -258,12 +261,22 @@ export class McpServerConnection {
       : "the connection closed";
   }
 
-  async #drop(reason: string): Promise<void> {
+  /**
+   * Forgets the connection and closes it in the background: closing a stdio server may wait
+   * seconds for it to exit, which a turn's availability check cannot spend. `close()` waits.
+   */
+  #drop(reason: string): void {
     const client = this.#client;
     this.#client = undefined;
     this.#tools = undefined;
     this.#lastFailure = reason;
-    await client?.close().catch(() => undefined);
+    if (client !== undefined) this.#closeInBackground(client);
+  }
+
+  #closeInBackground(client: Client): void {
+    const closing = client.close().catch(() => undefined);
+    this.#closing.add(closing);
+    void closing.finally(() => this.#closing.delete(closing));
   }
 }
 

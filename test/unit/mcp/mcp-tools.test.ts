@@ -202,6 +202,29 @@ describe("MCP servers that are down", () => {
     }
   });
 
+  it("does not spend a check's time waiting for a hung stdio server to stop", async () => {
+    // Never answers and ignores the end of its input: only a signal stops it.
+    const tools = toolsFor({
+      stuck: {
+        command: process.execPath,
+        args: ["-e", "process.stdin.resume(); setInterval(() => undefined, 1000)"],
+        connectTimeoutSeconds: 1,
+      },
+    });
+    try {
+      const started = Date.now();
+      const check = await tools.check(["mcp.stuck.x"]);
+      const took = Date.now() - started;
+      assert.equal(
+        check.unavailable["mcp.stuck.x"],
+        "MCP server stuck unreachable: no answer to connect and list tools within 1 s",
+      );
+      assert.ok(took < 2_500, `the check took ${took} ms`);
+    } finally {
+      await tools.close();
+    }
+  });
+
   it("redacts the configured secrets from a down server's reason, which history records", async () => {
     const tools = new McpTools(
       parseMcpConfig(
