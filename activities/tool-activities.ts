@@ -6,6 +6,7 @@ import type { ToolContext, ToolRegistry, ToolServices } from "../src/tools/index
 import { withHeartbeat } from "./activity-heartbeat.ts";
 import { pluginToolDefinitions } from "./plugin-tool-definitions.ts";
 import { toolInputFailure, unknownToolFailure } from "./tool-failures.ts";
+import type { ToolAvailability } from "./tool-availability.ts";
 import type { RunToolInput, ToolActivities, ToolOutput } from "./tool-types.ts";
 
 export interface ToolActivityDeps {
@@ -39,14 +40,40 @@ export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
       }
     },
     checkToolAvailability: ({ tools, describePlugins }) =>
-      Promise.resolve({
-        unavailable: registry.unavailable(tools, services),
-        ...(describePlugins === true
-          ? { pluginTools: pluginToolDefinitions(registry, tools) }
-          : {}),
-      }),
+      checkAvailability(registry, services, tools, describePlugins === true),
   };
 }
+
+/**
+ * Built-in and plug-in tools answer from their modules; tools of a run-time source (MCP servers)
+ * are asked for, which reconnects a server that is down (bounded by its connect timeout).
+ */
+async function checkAvailability(
+  registry: ToolRegistry,
+  services: ToolServices,
+  tools: readonly string[],
+  describePlugins: boolean,
+): Promise<ToolAvailability> {
+  const unavailable = registry.unavailable(tools, services);
+  const external = tools.filter((name) => registry.sourceFor(name) !== undefined);
+  if (!describePlugins) {
+    // The session cannot offer a tool it is not told about: it started before they were.
+    for (const name of external) unavailable[name] = oldSessionReason;
+    return { unavailable };
+  }
+  const source = external[0] === undefined ? undefined : registry.sourceFor(external[0]);
+  const checked =
+    source === undefined ? { unavailable: {}, definitions: [] } : await source.check(external);
+  const described = [...pluginToolDefinitions(registry, tools), ...checked.definitions];
+  const order = (name: string): number => tools.indexOf(name);
+  return {
+    unavailable: { ...unavailable, ...checked.unavailable },
+    pluginTools: described.sort((a, b) => order(a.name) - order(b.name)),
+  };
+}
+
+const oldSessionReason =
+  "not offered in this session: it started before this worker offered MCP tools; start a new session to use them";
 
 async function runRegisteredTool(
   registry: ToolRegistry,
@@ -54,6 +81,15 @@ async function runRegisteredTool(
   args: RunToolInput,
   deps: ToolActivityDeps,
 ): Promise<ToolOutput> {
+  const source = registry.sourceFor(args.tool);
+  if (source !== undefined) {
+    const details = { tool: args.tool, toolCallId: args.toolCallId };
+    // Run-time tools wait on their server: heartbeat, and stop the call when cancelled.
+    const output = await withHeartbeat(details, (signal) =>
+      source.run(args.tool, args.input, signal),
+    );
+    return output as ToolOutput;
+  }
   const module = registry.find(args.tool);
   if (module === undefined) {
     throw unknownToolFailure(args.tool, registry.names);

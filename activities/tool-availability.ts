@@ -1,13 +1,18 @@
 export interface ToolAvailabilityInput {
   /** The agent's tool names, as its template lists them. */
   tools: string[];
-  /** Also describe the plug-in tools this worker has (sessions with the `plugin-tools` patch). */
+  /**
+   * Also describe the plug-in and MCP tools this worker has (sessions with the `plugin-tools`
+   * patch); without it, MCP tools are reported unavailable (the session could not offer them).
+   */
   describePlugins?: boolean;
 }
 
 /**
- * A plug-in tool as the workflow offers it to the model: the workflow cannot import worker code,
- * so the definition reaches it as plain JSON, through history, and replays identically.
+ * A plug-in or MCP tool as the workflow offers it to the model: the workflow cannot import worker
+ * code (and an MCP tool's description exists only on its server), so the definition reaches it as
+ * plain JSON, through history, and replays identically. An MCP tool's name is its policy name
+ * (`mcp.docs.lookup`) and its category `mcp`; its schema is the server's `inputSchema`.
  */
 export interface PluginToolDefinition {
   name: string;
@@ -23,6 +28,9 @@ export interface PluginToolDefinition {
  */
 export interface ToolAvailability {
   unavailable: Record<string, string>;
-  /** The agent's tools this worker has beyond the built-in ones; asked for with `describePlugins`. */
+  /**
+   * The agent's tools this worker has beyond the built-in ones (plug-ins, then MCP tools that can
+   * run now), in the agent's order; asked for with `describePlugins`.
+   */
   pluginTools?: PluginToolDefinition[];
 }

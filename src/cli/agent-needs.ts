@@ -1,4 +1,6 @@
 import type { LoadedAgent } from "../agents/index.ts";
+import { MCP_SERVERS_ENV } from "../mcp/mcp-config.ts";
+import { isMcpToolName, parseMcpToolName } from "../mcp/mcp-tool-names.ts";
 import { modelAccessFromEnv } from "../llm/model-access-env.ts";
 import {
   apiKeyVariableFor,
@@ -68,9 +70,17 @@ export function agentNeeds(agent: LoadedAgent, readiness: ProviderReadiness): Ag
 /** `GEMINI_API_KEY (provider gemini); tools deep_research, pubmed_search (not in this project)` */
 export function describeNeeds(needs: AgentNeeds): string | undefined {
   const parts = [...needs.settings];
-  if (needs.tools.length > 0) {
+  const mcp = needs.tools.filter(isMcpToolName);
+  const other = needs.tools.filter((name) => !isMcpToolName(name));
+  if (other.length > 0) {
     parts.push(
-      `${needs.tools.length === 1 ? "tool" : "tools"} ${needs.tools.join(", ")} (AgentDock's; not in this project, never offered)`,
+      `${other.length === 1 ? "tool" : "tools"} ${other.join(", ")} (AgentDock's; not in this project, never offered)`,
+    );
+  }
+  if (mcp.length > 0) {
+    const servers = [...new Set(mcp.map((name) => parseMcpToolName(name)?.server ?? name))];
+    parts.push(
+      `${mcp.length === 1 ? "tool" : "tools"} ${mcp.join(", ")} (not installed: no MCP server ${servers.join(", ")} in ${MCP_SERVERS_ENV}; never offered)`,
     );
   }
   return parts.length === 0 ? undefined : parts.join("; ");

@@ -54,18 +54,23 @@ export async function createConfiguredWorker(
     modelProvider,
     secrets,
     toolRegistry,
+    report: (line) => {
+      writeLine(context.stderr, `worker: ${line}`);
+    },
     ...(searchProvider === undefined ? {} : { searchProvider }),
   });
 }
 
 /**
  * Runs the worker until Ctrl-C or SIGTERM, then shuts it down gracefully (running activities get
- * their grace time). Resolves when it has stopped; rejects if the worker fails.
+ * their grace time) and closes `toolRegistry`'s connections (MCP servers). Resolves when it has
+ * stopped; rejects if the worker fails.
  */
 export async function runUntilInterrupted(
   worker: Worker,
   context: CliContext,
   label: string,
+  toolRegistry?: ToolRegistry,
 ): Promise<void> {
   const stop = (): void => {
     if (worker.getState() !== "RUNNING") return;
@@ -79,5 +84,7 @@ export async function runUntilInterrupted(
   } finally {
     process.removeListener("SIGINT", stop);
     process.removeListener("SIGTERM", stop);
+    // After the activities finished: stops the MCP servers the worker started.
+    await toolRegistry?.closeSources();
   }
 }

@@ -132,6 +132,9 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
         modelProvider: models.modelProvider,
         secrets: models.secrets,
         toolRegistry,
+        report: (line) => {
+          console.error(`worker: ${line}`);
+        },
         ...(searchProvider === undefined ? {} : { searchProvider }),
       }),
     console: {
@@ -201,6 +204,7 @@ export async function startCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     worker.shutdown();
     await workerRun;
     await connection.close();
+    await toolRegistry.closeSources();
     await stack.stop();
   }
 }

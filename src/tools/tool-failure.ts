@@ -12,7 +12,9 @@ export type ToolFailureType =
   | "SearchFailed"
   | "SearchUnavailable"
   | "SummarizeFailed"
-  | "ResearchFailed";
+  | "ResearchFailed"
+  | "McpServerUnavailable"
+  | "McpToolFailed";
 
 /**
  * A failure a tool throws for the model to read: `type` names it for callers and tests, the

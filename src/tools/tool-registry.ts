@@ -1,6 +1,40 @@
 import type { ToolCatalogueEntry, ToolDefinition } from "./tool-definition.ts";
 import type { ToolModule, ToolServices } from "./tool-module.ts";
 
+/** A tool a source discovered at run time, described as plain JSON for the workflow. */
+export interface ExternalToolDefinition {
+  name: string;
+  category: string;
+  description: string;
+  inputJsonSchema: Record<string, unknown>;
+}
+
+export interface ExternalToolCheck {
+  /** Tool name → why it cannot run now. */
+  unavailable: Record<string, string>;
+  /** The tools that can run, in the order asked. */
+  definitions: ExternalToolDefinition[];
+}
+
+/**
+ * Tools a worker finds at run time rather than in modules (MCP servers): the source owns names
+ * by their shape (`mcp.<server>.<tool>`), says which can run and how to describe them, and runs
+ * them. Asynchronous: answering may take a (bounded) round trip to the tools' server.
+ */
+export interface ExternalToolSource {
+  owns(name: string): boolean;
+  /** Entries the agent loader checks names against (may stand for families: `mcp.docs.*`). */
+  catalogueEntries(): ToolCatalogueEntry[];
+  check(names: readonly string[]): Promise<ExternalToolCheck>;
+  run(name: string, input: unknown, signal: AbortSignal | undefined): Promise<unknown>;
+  /** At worker start: connects, bounded, and says what it found (one line each). Never throws. */
+  connect?(): Promise<string[]>;
+  /** At worker stop: closes connections (stops the processes it started). */
+  close?(): Promise<void>;
+  /** Values from its configuration the worker redacts from errors (tokens, headers). */
+  readonly secrets?: readonly string[];
+}
+
 // What every model provider accepts as a function name.
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -12,6 +46,7 @@ const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolModule>();
+  #external: ExternalToolSource | undefined;
 
   constructor(modules: readonly ToolModule[] = []) {
     for (const module of modules) {
@@ -33,6 +68,34 @@ export class ToolRegistry {
       );
     }
     this.#tools.set(name, module);
+  }
+
+  /** Adds a run-time source (the worker's MCP servers); one per registry. */
+  attachSource(source: ExternalToolSource): void {
+    if (this.#external !== undefined) {
+      throw new Error("cannot attach a second external tool source; attach one that combines them");
+    }
+    this.#external = source;
+  }
+
+  /** Connects the attached source at worker start; its report, one line each. */
+  async connectSources(): Promise<string[]> {
+    return (await this.#external?.connect?.()) ?? [];
+  }
+
+  /** Values the attached source's configuration holds that errors must never show. */
+  sourceSecrets(): readonly string[] {
+    return this.#external?.secrets ?? [];
+  }
+
+  /** Closes the attached source when the worker stops. */
+  async closeSources(): Promise<void> {
+    await this.#external?.close?.();
+  }
+
+  /** The source that owns `name`, if any: its tools are checked and run through it. */
+  sourceFor(name: string): ExternalToolSource | undefined {
+    return this.#external?.owns(name) === true ? this.#external : undefined;
   }
 
   find(name: string): ToolModule | undefined {
@@ -60,20 +123,27 @@ export class ToolRegistry {
 
   /** Names and categories: what the agent loader and the orchestration core check against. */
   catalogueEntries(): ToolCatalogueEntry[] {
-    return this.tools.map(({ name, category }) => ({ name, category }));
+    return [
+      ...this.tools.map(({ name, category }) => ({ name, category })),
+      ...(this.#external?.catalogueEntries() ?? []),
+    ];
   }
 
   /**
-   * Which of `names` this worker cannot run, and why. A name no module has is "not installed"
+   * Which of `names` this worker cannot run, and why, leaving out names an external source owns
+   * (it answers for them, asynchronously). A name no module has is "not installed"
    * (a plug-in missing on this worker); a module whose services are missing says which setting
    * enables it.
    */
   unavailable(names: readonly string[], services: ToolServices): Record<string, string> {
     const unavailable: Record<string, string> = {};
     for (const name of names) {
+      if (this.sourceFor(name) !== undefined) continue;
       const module = this.find(name);
       if (module === undefined) {
-        unavailable[name] = `not installed: this worker has no tool named ${JSON.stringify(name)}`;
+        unavailable[name] = name.startsWith("mcp.")
+          ? `not installed: this worker has no MCP servers (an operator names them in the file AGENTDOCK_MCP_SERVERS points to)`
+          : `not installed: this worker has no tool named ${JSON.stringify(name)}`;
         continue;
       }
       const missing = module.unavailable?.(services);

@@ -10,6 +10,7 @@ import {
   type WorkflowBundle,
 } from "@temporalio/worker";
 import { createToolActivities } from "../../activities/tool-activities.ts";
+import { withWireToolNamesProvider } from "../llm/tool-wire-names.ts";
 import type { SearchProvider } from "../search/index.ts";
 import { createToolRegistry, type ToolRegistry } from "../tools/index.ts";
 import { withClassifiedFailures } from "./classify-model-failures.ts";
@@ -41,6 +42,11 @@ export interface SessionWorkerOptions {
    * workflow through history (the plug-in work).
    */
   toolRegistry?: ToolRegistry;
+  /**
+   * Where the start-up report of the registry's run-time tools goes (MCP servers: their tools,
+   * or why one is down); dropped when omitted.
+   */
+  report?: (line: string) => void;
   /** A prebuilt bundle (tests and benchmarks bundle once); built on start otherwise. */
   workflowBundle?: WorkflowBundle;
   /** Graceful shutdown: how long running activities get to finish. */
@@ -48,7 +54,10 @@ export interface SessionWorkerOptions {
 }
 
 function aiSdkPlugin(modelProvider: ProviderV4, redactor: Redactor): AiSdkPlugin {
-  return new AiSdkPlugin({ modelProvider: withClassifiedFailures(modelProvider, redactor) });
+  // Wire names outermost: the classified, redacted model sees the names the provider sees.
+  return new AiSdkPlugin({
+    modelProvider: withWireToolNamesProvider(withClassifiedFailures(modelProvider, redactor)),
+  });
 }
 
 /** The workflow bundle, built with the AI SDK plugin's polyfills (needed for replay too). */
@@ -78,23 +87,33 @@ export async function bundleSessionWorkflows(
 /** A worker for agent sessions: the workflow, the model activities and the tool activities. */
 export async function createSessionWorker(options: SessionWorkerOptions): Promise<Worker> {
   const provider = options.modelProvider;
-  const redactor = createRedactor(options.secrets ?? []);
+  const registry = options.toolRegistry ?? createToolRegistry();
+  const redactor = createRedactor([...(options.secrets ?? []), ...registry.sourceSecrets()]);
+  // Bounded per server, and a server that is down is reported, not fatal.
+  for (const line of await registry.connectSources()) options.report?.(line);
   const activities = createToolActivities({
-    registry: options.toolRegistry ?? createToolRegistry(),
+    registry,
     ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
     summarizeModel: (modelId) => withClassifiedFailures(provider, redactor).languageModel(modelId),
   });
-  return Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    ...(options.workflowBundle === undefined
-      ? { workflowsPath }
-      : { workflowBundle: options.workflowBundle }),
-    activities,
-    dataConverter: { payloadConverterPath },
-    plugins: [aiSdkPlugin(provider, redactor)],
-    interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
-    shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
-  });
+  try {
+    return await Worker.create({
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue: options.taskQueue,
+      ...(options.workflowBundle === undefined
+        ? { workflowsPath }
+        : { workflowBundle: options.workflowBundle }),
+      activities,
+      dataConverter: { payloadConverterPath },
+      plugins: [aiSdkPlugin(provider, redactor)],
+      interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
+      shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
+    });
+  } catch (error) {
+    // A worker that never runs never closes them: the stdio servers started above would keep
+    // the process alive after the error is reported.
+    await registry.closeSources();
+    throw error;
+  }
 }

@@ -7,6 +7,7 @@ import { formatPath, type PathSegment } from "./template-paths.ts";
 import { agentTemplateSchema, type AgentTemplate } from "../../orchestration/template-schema.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { toTemplateIssues } from "./zod-issues.ts";
+import { isMcpToolName } from "../../mcp/mcp-tool-names.ts";
 import { agentDockInputJsonSchema, templateInputJsonSchema } from "./template-input-json-schema.ts";
 
 export interface ParseTemplateOptions {
@@ -67,7 +68,9 @@ export function parseAgentTemplate(
       path: originalPath(["tools", index]),
       message: agentDockToolNames.has(name)
         ? `"${name}" is an AgentDock tool this project does not have`
-        : `"${name}" is neither a built-in tool nor a plug-in installed here (AGENTDOCK_TOOL_DIRS, AGENTDOCK_TOOL_MODULES)`,
+        : isMcpToolName(name)
+          ? `"${name}" is a tool of an MCP server not configured here; name the server in the file AGENTDOCK_MCP_SERVERS points to`
+          : `"${name}" is neither a built-in tool nor a plug-in installed here (AGENTDOCK_TOOL_DIRS, AGENTDOCK_TOOL_MODULES)`,
     });
   }
   if (issues.length > 0) throw new TemplateError(issues, options.source);

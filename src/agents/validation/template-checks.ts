@@ -4,6 +4,7 @@ import { didYouMean, type PathSegment } from "./template-paths.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { checkRegexes } from "./regex-checks.ts";
 import {
+  catalogueEntry,
   checkPolicyNames,
   checkSequence,
   expandAgentTools,
@@ -37,7 +38,7 @@ export function checkTemplate(
   const missingTools: string[] = [];
   const tools = expandAgentTools(template.tools, catalogue, errors, missingTools);
   const toolEntries = tools.map(
-    (name) => catalogue?.find((entry) => entry.name === name) ?? { name },
+    (name) => (catalogue === undefined ? undefined : catalogueEntry(catalogue, name)) ?? { name },
   );
   const steps = template.orchestration.steps;
   const stepNames = steps.map((step) => step.name);

@@ -1,6 +1,7 @@
 import type { Step } from "../../orchestration/template-schema.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
 import { isPattern, matchesAny } from "../../orchestration/tool-patterns.ts";
+import { isMcpToolName, parseMcpToolName } from "../../mcp/mcp-tool-names.ts";
 import { agentDockToolNames } from "./agentdock-tools.ts";
 import type { CheckIssue } from "./template-checks.ts";
 import { didYouMean, type PathSegment } from "./template-paths.ts";
@@ -26,18 +27,26 @@ export function expandAgentTools(
         });
         return;
       }
+      // A family entry (an MCP server's `mcp.docs.*`) stands for tools not listed yet.
       const matched = catalogue
-        .filter((entry) => matchesAny([name], entry))
+        .filter((entry) => !isPattern(entry.name) && matchesAny([name], entry))
         .map((entry) => entry.name);
       if (matched.length === 0)
         errors.push({
           path,
-          message: `the pattern "${name}" matches no known tool (known: ${known.join(", ")})`,
+          message: isMcpToolName(name)
+            ? `the pattern "${name}" cannot list MCP tools: a server's tools are known only when the worker connects; list them by name ("mcp.docs.lookup") and use patterns in availableTools`
+            : `the pattern "${name}" matches no known tool (known: ${known.join(", ")})`,
         });
       for (const tool of matched) if (!tools.includes(tool)) tools.push(tool);
       return;
     }
-    if (catalogue !== undefined && !known.includes(name)) {
+    const mcpProblem = catalogue === undefined ? undefined : unknownMcpServer(name, catalogue);
+    if (mcpProblem !== undefined) {
+      errors.push({ path, message: mcpProblem });
+      return;
+    }
+    if (catalogue !== undefined && catalogueEntry(catalogue, name) === undefined) {
       // A name close to a known one is a typo; any other may be a plug-in this process lacks
       // (the worker that runs the session may have it): it loads, reported as missing.
       const suggestion = agentDockToolNames.has(name)
@@ -59,6 +68,42 @@ export function expandAgentTools(
     tools.push(name);
   });
   return tools;
+}
+
+/**
+ * The catalogue's entry for `name`: its own, or that of a family it belongs to (`mcp.docs.*`
+ * stands for every tool of the configured MCP server docs, listed only when a worker connects).
+ */
+export function catalogueEntry(
+  catalogue: readonly ToolCatalogueEntry[],
+  name: string,
+): ToolCatalogueEntry | undefined {
+  const exact = catalogue.find((entry) => entry.name === name);
+  if (exact !== undefined) return exact;
+  const family = catalogue.find(
+    (entry) => isPattern(entry.name) && matchesAny([entry.name], { name }),
+  );
+  return family === undefined ? undefined : { ...family, name };
+}
+
+/**
+ * An MCP tool of a server close to a configured one's name is a typo (`mcp.doc.lookup` when
+ * `docs` is configured); any other unknown server loads as missing (another worker may have it).
+ */
+function unknownMcpServer(
+  name: string,
+  catalogue: readonly ToolCatalogueEntry[],
+): string | undefined {
+  const parsed = parseMcpToolName(name);
+  if (parsed === undefined || catalogueEntry(catalogue, name) !== undefined) return undefined;
+  const servers = catalogue.flatMap((entry) => {
+    const family = isPattern(entry.name) ? parseMcpToolName(entry.name) : undefined;
+    return family === undefined ? [] : [family.server];
+  });
+  const suggestion = didYouMean(parsed.server, servers);
+  return suggestion === ""
+    ? undefined
+    : `unknown MCP server "${parsed.server}" in "${name}"${suggestion} (configured: ${servers.join(", ")})`;
 }
 
 export function checkPolicyNames(

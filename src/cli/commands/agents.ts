@@ -24,7 +24,9 @@ A valid agent may still lack what its sessions need to run as written: the worke
 its provider (GEMINI_API_KEY, GROQ_API_KEY, ... read from this environment, as a worker started
 here would) or tools this project does not have (AgentDock tools, plug-ins not installed here).
 Those are listed under "needs". Templates are checked against the built-in tools and the plug-ins
-AGENTDOCK_TOOL_DIRS and AGENTDOCK_TOOL_MODULES install, as the worker loads them.
+AGENTDOCK_TOOL_DIRS and AGENTDOCK_TOOL_MODULES install, as the worker loads them, and against the
+MCP servers the file AGENTDOCK_MCP_SERVERS names (any tool of a configured server loads: which
+tools a server has is known when the worker connects).
 
 Options:
   --dir DIR    another folder of templates (repeatable)

@@ -127,6 +127,8 @@ export const devCommand: Command = {
       if (serverState.died) throw new CliError("the Temporal dev server stopped unexpectedly");
     } finally {
       await stop();
+      // On every way out, not only Ctrl-C: a stdio MCP server left running keeps dev alive.
+      await toolRegistry.closeSources();
     }
     writeLine(context.stderr, "dev: stopped (sessions are kept in the database)");
     return ExitCode.ok;

@@ -37,6 +37,9 @@ Environment:
   AGENTDOCK_TOOL_DIRS     folders (separated like PATH) whose .ts, .mts, .js and .mjs files are tool
                           plug-ins; the worker refuses to start if one is broken
   AGENTDOCK_TOOL_MODULES  more plug-in modules, comma-separated: package names or module files
+  AGENTDOCK_MCP_SERVERS   a JSON file of MCP servers ({"mcpServers": {...}}) whose tools sessions may
+                          use as mcp.<server>.<tool>; a broken file stops the worker, a server that
+                          is down does not (its tools are unavailable until it answers)
   AGENTDOCK_SCRIPT_DIRS   folders (separated like PATH) whose scripts "script:<path>" models may
                           play, besides the agents folders (shipped agents/, AGENTDOCK_AGENTS_DIR)
 
@@ -71,7 +74,7 @@ export const workerCommand: Command = {
         context.stderr,
         `worker: polling task queue "${taskQueue}" on ${settings.address} (namespace ${settings.namespace})`,
       );
-      await runUntilInterrupted(worker, context, "worker");
+      await runUntilInterrupted(worker, context, "worker", toolRegistry);
     } finally {
       await connection.close();
     }
