@@ -3,7 +3,8 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { DEFAULT_TASK_QUEUE } from "../src/session/constants.ts";
 import { ClusterError } from "../src/cluster/cluster-error.ts";
-import { maxServerPort, startCluster, type Cluster } from "../src/cluster/start-cluster.ts";
+import { maxServerPort } from "../src/cluster/cluster-ports.ts";
+import { startCluster, type Cluster } from "../src/cluster/start-cluster.ts";
 import {
   temporalServerCacheDir,
   temporalServerVersion,

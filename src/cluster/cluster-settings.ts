@@ -4,8 +4,11 @@ import { z } from "zod";
 import { ClusterError } from "./cluster-error.ts";
 
 /** What is fixed when a cluster is created, kept beside its data (`cluster-settings.json`). */
+const port = z.int().min(1).max(65_535);
 const settingsSchema = z.object({
   historyShards: z.int().min(1).max(16_384),
+  /** The server's services' ports of the last start, reused while they are free. */
+  servicePorts: z.record(z.string(), port).optional(),
 });
 export type ClusterSettings = z.infer<typeof settingsSchema>;
 

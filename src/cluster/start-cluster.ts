@@ -1,8 +1,6 @@
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { freePort } from "../dev-server/free-port.ts";
-import { portHolder, portIsFree } from "../dev-server/port-holder.ts";
 import { sessionSearchAttributes } from "../session/search-attributes.ts";
 import { connectClient } from "../temporal-connection.ts";
 import {
@@ -13,7 +11,12 @@ import {
 } from "./app-processes.ts";
 import { ClusterError } from "./cluster-error.ts";
 import type { ClusterProcess } from "./cluster-process.ts";
-import { readClusterSettings, writeClusterSettings } from "./cluster-settings.ts";
+import { choosePorts, servicePortsOf } from "./cluster-ports.ts";
+import {
+  readClusterSettings,
+  writeClusterSettings,
+  type ClusterSettings,
+} from "./cluster-settings.ts";
 import {
   findPostgres,
   initPostgres,
@@ -27,6 +30,7 @@ import {
   ensureClusterSearchAttributes,
   ensureNamespace,
   startTemporalServer,
+  waitForServices,
 } from "./temporal-server.ts";
 import { ensureTemporalServer, temporalServerVersion } from "./temporal-server-build.ts";
 
@@ -100,8 +104,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   try {
     const binaries = findPostgres(env);
     const runAs = postgresRunAs();
-    const ports = await choosePorts(options);
     const settings = await clusterSettingsFor(dataDir, options.historyShards);
+    const ports = await choosePorts(options, settings.servicePorts);
+    // Kept for the next start: the server remembers its services by address (PostgreSQL's
+    // cluster_membership), and stale addresses leave it "not enough hosts" for a while.
+    await writeClusterSettings(dataDir, { ...settings, servicePorts: servicePortsOf(ports) });
     const build = await ensureTemporalServer({ env, onProgress: progress });
 
     const pgDir = join(dataDir, "postgres");
@@ -161,6 +168,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         progress(`created namespace ${options.namespace}`);
       }
       await ensureClusterSearchAttributes(client, options.namespace, sessionSearchAttributes);
+      await waitForServices(client, options.namespace, options.taskQueue);
     } finally {
       await client.close();
     }
@@ -255,61 +263,10 @@ export function describeCluster(cluster: Cluster) {
   };
 }
 
-async function choosePorts(options: ClusterOptions): Promise<ServerPorts> {
-  for (const [flag, port] of [
-    ["--port", options.port],
-    ["--postgres-port", options.postgresPort],
-    ["--api-port", options.apiPort],
-  ] as const) {
-    if (typeof port === "number" && port !== 0 && !(await portIsFree(host, port))) {
-      throw new ClusterError(
-        `port ${port} on ${host} (${flag}) is in use by ${portHolder(port) ?? "another program"}: stop it, or choose another ${flag} (0 picks a free one)`,
-      );
-    }
-  }
-  // The services' ports: free ones each start, so nothing else on the machine clashes. Below
-  // 32768: the server records each service's gRPC port in a PostgreSQL SMALLINT column
-  // (cluster_membership.rpc_port) and dies on a larger one ("out of range for type smallint").
-  const taken = new Set<number>();
-  const free = async (): Promise<number> => {
-    const port = await freeServerPort(taken);
-    taken.add(port);
-    return port;
-  };
-  return {
-    postgres: options.postgresPort || (await freePort(host)),
-    frontend: options.port || (await free()),
-    frontendHttp: await free(),
-    frontendMembership: await free(),
-    history: await free(),
-    historyMembership: await free(),
-    matching: await free(),
-    matchingMembership: await free(),
-    worker: await free(),
-    workerMembership: await free(),
-    metrics: await freePort(host),
-  };
-}
-
-/** The highest port the server can record for a service (PostgreSQL's SMALLINT). */
-export const maxServerPort = 32_767;
-
-async function freeServerPort(taken: ReadonlySet<number>): Promise<number> {
-  // Below the OS's ephemeral range (32768 and up on Linux), which freePort draws from.
-  const low = 20_000;
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = low + Math.floor(Math.random() * (maxServerPort - low + 1));
-    if (!taken.has(port) && (await portIsFree(host, port))) return port;
-  }
-  throw new ClusterError(
-    `found no free port between ${low} and ${maxServerPort} on ${host} for the Temporal server's services`,
-  );
-}
-
 async function clusterSettingsFor(
   dataDir: string,
   historyShards: number | undefined,
-): Promise<{ historyShards: number }> {
+): Promise<ClusterSettings> {
   const recorded = await readClusterSettings(dataDir);
   if (recorded === undefined) {
     const settings = { historyShards: historyShards ?? 4 };

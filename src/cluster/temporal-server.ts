@@ -119,6 +119,32 @@ export async function ensureClusterSearchAttributes(
   );
 }
 
+/**
+ * Waits until the history and matching services answer for `namespace`: the frontend answers
+ * first, and after a restart the services may wait for the membership ring ("Not enough hosts
+ * to serve the request"). A workflow that does not exist is an answer from history.
+ */
+export async function waitForServices(
+  connection: Connection,
+  namespace: string,
+  taskQueue: string,
+): Promise<void> {
+  await until("the history and matching services to answer", 120_000, async () => {
+    await connection.workflowService.describeTaskQueue({
+      namespace,
+      taskQueue: { name: taskQueue },
+    });
+    try {
+      await connection.workflowService.describeWorkflowExecution({
+        namespace,
+        execution: { workflowId: "agentdock-cluster-readiness-probe" },
+      });
+    } catch (error) {
+      if (codeOf(error) !== notFound) throw error;
+    }
+  });
+}
+
 async function until(
   what: string,
   timeoutMs: number,
