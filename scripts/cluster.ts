@@ -6,6 +6,7 @@ import { ClusterError } from "../src/cluster/cluster-error.ts";
 import { maxServerPort } from "../src/cluster/cluster-ports.ts";
 import { startCluster, type Cluster } from "../src/cluster/start-cluster.ts";
 import {
+  ensureTemporalServer,
   temporalServerCacheDir,
   temporalServerVersion,
 } from "../src/cluster/temporal-server-build.ts";
@@ -36,6 +37,8 @@ Options:
   --task-queue NAME     the workers' task queue (default AGENTDOCK_TASK_QUEUE or "${DEFAULT_TASK_QUEUE}")
   --history-shards N    history shards, fixed when the cluster is created (default 4)
   --retention-days N    how long closed sessions are kept, for a new namespace (default 7)
+  --build-only          only find or build the Temporal server and its SQL tool, print where,
+                        and exit (CI runs this once so the test does not pay for the build)
   -h, --help            this help
 
 The workers and the API get this command's environment (model keys, AGENTDOCK_* settings)
@@ -67,6 +70,7 @@ const argsSchema = z.object({
   "task-queue": z.string().trim().min(1).optional(),
   "history-shards": z.coerce.number().int().min(1).max(16_384).optional(),
   "retention-days": z.coerce.number().int().min(1).max(3_650).default(7),
+  "build-only": z.boolean().default(false),
   help: z.boolean().default(false),
 });
 
@@ -123,6 +127,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       "task-queue": { type: "string" },
       "history-shards": { type: "string" },
       "retention-days": { type: "string" },
+      "build-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -135,6 +140,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const options = parsed.data;
   if (options.help) {
     console.log(help);
+    return 0;
+  }
+  if (options["build-only"]) {
+    const build = await ensureTemporalServer({ env, onProgress: progress });
+    console.log(`${build.server}\n${build.sqlTool}`);
     return 0;
   }
 
