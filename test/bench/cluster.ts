@@ -1,6 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { chmodSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, WorkflowUpdateRPCTimeoutOrCancelledError } from "@temporalio/client";
 import { z } from "zod";
@@ -21,7 +20,8 @@ import { median, percentile, ratio, round } from "./support/stats.ts";
 
 export const clusterSettingsHelp = `  BENCH_CLUSTER_SESSIONS  concurrent sessions in cluster (100)
   BENCH_CLUSTER_TURNS     turns each cluster session runs (3)
-  BENCH_CLUSTER_WORKERS   worker counts cluster measures, one after another (1,2)`;
+  BENCH_CLUSTER_WORKERS   worker counts cluster measures, one after another (1,2)
+  BENCH_CLUSTER_SHARDS    the cluster's history shards (4, the server's development default)`;
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const envSchema = z.object({
@@ -32,6 +32,7 @@ const envSchema = z.object({
     .default("1,2")
     .transform((list) => list.split(",").map(Number))
     .pipe(z.array(z.number().int().positive().max(16)).min(1)),
+  BENCH_CLUSTER_SHARDS: count(4),
 });
 
 export interface ClusterPoint {
@@ -47,6 +48,9 @@ export interface ClusterPoint {
   serverCpuMsPerTurn: number;
   postgresCpuMsPerTurn: number;
   workersCpuMsPerTurn: number;
+  /** CPU cores the cluster's processes kept busy on average, and the whole machine (/proc/stat). */
+  clusterCores: number;
+  machineBusyCores: number;
   /** Turns/s over the first point's (one worker unless BENCH_CLUSTER_WORKERS says otherwise). */
   throughputRatio: number;
 }
@@ -85,6 +89,14 @@ function cpuOf(pids: readonly number[]): Map<number, number> {
     }
   }
   return seconds;
+}
+
+/** CPU seconds every core of the machine spent busy so far (/proc/stat: all but idle and iowait). */
+function machineBusySeconds(): number {
+  const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  return (total - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / 100;
 }
 
 /** CPU seconds used between two readings; processes new in `after` count from zero. */
@@ -130,6 +142,7 @@ async function measure(
     const postmaster =
       cluster.processes.find((entry) => entry.role === "postgres")?.process.pid ?? 0;
     const workerPids = workers.map((worker) => worker.pid);
+    const machineBefore = machineBusySeconds();
     const before = {
       server: cpuOf([server]),
       postgres: cpuOf(postgresPids(postmaster)),
@@ -160,13 +173,22 @@ async function measure(
         context.progress(`cluster, ${workerCount} worker(s): turn ${done}/${total}`);
       },
     );
+    const used = {
+      server: cpuUsed(before.server, cpuOf([server])),
+      postgres: cpuUsed(before.postgres, cpuOf(postgresPids(postmaster))),
+      workers: cpuUsed(before.workers, cpuOf(workerPids)),
+    };
+    const machine = machineBusySeconds() - machineBefore;
     const perTurnMs = (seconds: number) => round((seconds * 1000) / driven.latencies.length, 1);
+    const cores = (seconds: number) => round(seconds / (driven.elapsedMs / 1000), 2);
     return {
       driven,
       retries,
-      serverCpuMsPerTurn: perTurnMs(cpuUsed(before.server, cpuOf([server]))),
-      postgresCpuMsPerTurn: perTurnMs(cpuUsed(before.postgres, cpuOf(postgresPids(postmaster)))),
-      workersCpuMsPerTurn: perTurnMs(cpuUsed(before.workers, cpuOf(workerPids))),
+      serverCpuMsPerTurn: perTurnMs(used.server),
+      postgresCpuMsPerTurn: perTurnMs(used.postgres),
+      workersCpuMsPerTurn: perTurnMs(used.workers),
+      clusterCores: cores(used.server + used.postgres + used.workers),
+      machineBusyCores: cores(machine),
     };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
@@ -193,7 +215,7 @@ export async function runClusterBenchmark(
     workers: 0,
     namespace: "default",
     taskQueue: "bench-cluster",
-    historyShards: undefined,
+    historyShards: settings.BENCH_CLUSTER_SHARDS,
     retentionDays: 1,
     env: process.env,
     progress: (line) => {
@@ -227,6 +249,8 @@ export async function runClusterBenchmark(
         serverCpuMsPerTurn: measured.serverCpuMsPerTurn,
         postgresCpuMsPerTurn: measured.postgresCpuMsPerTurn,
         workersCpuMsPerTurn: measured.workersCpuMsPerTurn,
+        clusterCores: measured.clusterCores,
+        machineBusyCores: measured.machineBusyCores,
         throughputRatio: ratio(turnsPerSecond, points[0]?.turnsPerSecond ?? turnsPerSecond),
       });
     }
@@ -246,7 +270,7 @@ export async function runClusterBenchmark(
     },
     summary: points.map((point) => ({
       benchmark: `cluster, ${point.workers} worker${point.workers === 1 ? "" : "s"}`,
-      figure: `${point.turnsPerSecond} turns/s, p95 ${point.p95TurnMs} ms (first turns ${point.p95FirstTurnMs}, later ${point.p95LaterTurnMs}); CPU per turn: server ${point.serverCpuMsPerTurn} ms, PostgreSQL ${point.postgresCpuMsPerTurn} ms, workers ${point.workersCpuMsPerTurn} ms`,
+      figure: `${point.turnsPerSecond} turns/s, p95 ${point.p95TurnMs} ms (first turns ${point.p95FirstTurnMs}, later ${point.p95LaterTurnMs}); CPU per turn: server ${point.serverCpuMsPerTurn} ms, PostgreSQL ${point.postgresCpuMsPerTurn} ms, workers ${point.workersCpuMsPerTurn} ms; busy cores: cluster ${point.clusterCores}, machine ${point.machineBusyCores} of ${cpus().length}`,
       baseline: `${first?.turnsPerSecond ?? 0} turns/s with ${first?.workers ?? 0} worker(s)`,
       ratio: point.throughputRatio,
     })) satisfies SummaryRow[],
