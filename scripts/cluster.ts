@@ -216,15 +216,16 @@ try {
 } catch (error) {
   if (error instanceof ClusterError) {
     console.error(`cluster: ${error.message}`);
+    process.exitCode = 1;
+  } else if (
+    error instanceof TypeError &&
+    "code" in error &&
+    String(error.code).startsWith("ERR_PARSE_ARGS")
+  ) {
+    console.error(`cluster: ${error.message}. Run with --help for usage.`);
+    process.exitCode = 2;
   } else {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    if (
-      error instanceof TypeError &&
-      "code" in error &&
-      String(error.code).startsWith("ERR_PARSE_ARGS")
-    ) {
-      console.error("Run with --help for usage.");
-    }
   }
-  process.exitCode = 1;
+  process.exitCode ??= 1;
 }

@@ -102,8 +102,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     started.length = 0;
   };
   try {
+    // Everything that can be refused is checked before the build, which can take minutes.
     const binaries = findPostgres(env);
     const runAs = postgresRunAs();
+    const pgDir = join(dataDir, "postgres");
+    await preparePostgresDir(pgDir, runAs.owner);
     const settings = await clusterSettingsFor(dataDir, options.historyShards);
     const ports = await choosePorts(options, settings.servicePorts);
     // Kept for the next start: the server remembers its services by address (PostgreSQL's
@@ -111,8 +114,6 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await writeClusterSettings(dataDir, { ...settings, servicePorts: servicePortsOf(ports) });
     const build = await ensureTemporalServer({ env, onProgress: progress });
 
-    const pgDir = join(dataDir, "postgres");
-    await preparePostgresDir(pgDir, runAs.owner);
     await initPostgres({ binaries, pgDir, user: runAs.user, env, onProgress: progress });
     progress(`starting PostgreSQL on ${host}:${ports.postgres}…`);
     const postgres = await startPostgres({
