@@ -3,7 +3,7 @@ import { DevServerError } from "./dev-server-error.ts";
 import type { SearchAttributeType } from "./search-attributes.ts";
 
 // temporal.api.enums.v1.IndexedValueType: wire numbers, fixed by the protocol.
-const indexedValueType = {
+export const indexedValueType = {
   Text: 1,
   Keyword: 2,
   Int: 3,

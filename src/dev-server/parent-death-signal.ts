@@ -18,7 +18,8 @@ export function tiedToParent(
     : { command: setpriv, args: ["--pdeathsig", "SIGTERM", "--", command, ...args], tied: true };
 }
 
-function findOnPath(name: string, path: string | undefined): string | undefined {
+/** The first executable `name` in the folders of a PATH-style list. */
+export function findOnPath(name: string, path: string | undefined): string | undefined {
   for (const dir of (path ?? "").split(delimiter)) {
     if (dir === "") continue;
     const candidate = join(dir, name);

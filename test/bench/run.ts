@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
 import { DefaultLogger, Runtime } from "@temporalio/worker";
+import { clusterSettingsHelp, runClusterBenchmark } from "./cluster.ts";
 import { coreOutcome, runCoreBenchmark } from "./core.ts";
 import { runGrowthBenchmark } from "./growth.ts";
 import { runReplayBenchmark } from "./replay.ts";
@@ -32,8 +33,12 @@ only those. Everything but core and regex runs on a real Temporal dev server sta
   replay  replaying every run of the growth session, against replaying a 1-turn session
   regex   the slowest message_regex decisions found (the issue's patterns and patterns that fill
           the instruction budget) on the longest message, against a message_contains decision
+  cluster turns/s on the cluster npm run cluster starts (PostgreSQL, the Temporal server built from
+          its Go module), BENCH_CLUSTER_SESSIONS concurrent sessions with one, then two worker
+          processes; CPU per turn of the server, PostgreSQL and the workers
 
-${settingsHelp}`;
+${settingsHelp}
+${clusterSettingsHelp}`;
 
 /** The commit measured, and whether code beside the benchmarks had changes on top of it. */
 function codeVersion(): { commit: string; uncommittedChanges: boolean } | undefined {
@@ -57,6 +62,7 @@ const benchmarks = {
   scale: runScaleBenchmark,
   replay: runReplayBenchmark,
   regex: () => Promise.resolve(runRegexBenchmark()),
+  cluster: runClusterBenchmark,
 } satisfies Record<string, Benchmark>;
 type Name = keyof typeof benchmarks;
 

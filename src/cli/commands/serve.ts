@@ -15,6 +15,11 @@ import { connectOrExplain, connectSettings } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
 import { connectClient } from "../../temporal-connection.ts";
+import {
+  checkSearchAttributes,
+  registerSearchAttributesSetting,
+  searchAttributesHelp,
+} from "../search-attributes-check.ts";
 
 const DEFAULT_PORT = 8080;
 
@@ -67,6 +72,7 @@ Environment:
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
                           Temporal's environment configuration (default 127.0.0.1:7233)
   AGENTDOCK_TASK_QUEUE    the workers' task queue (default "agentdock")
+${searchAttributesHelp}
 
 ${exitCodesHelp}`;
 
@@ -133,6 +139,7 @@ export const serveCommand: Command = {
       .map((origin) => origin.trim())
       .filter((origin) => origin !== "");
     const { taskQueue } = cliSettings(context);
+    const register = registerSearchAttributesSetting(context.env);
     const settings = connectSettings(context);
     // Listening first: a signal that comes while connecting still stops the command cleanly.
     const stopSignal = nextStopSignal();
@@ -146,6 +153,16 @@ export const serveCommand: Command = {
     // nothing waits on a closed connection (a pending message's long poll would hold ~20 s).
     const inFlight = new AbortController();
     try {
+      // Before listening: sessions started through the API set these attributes.
+      await checkSearchAttributes({
+        connection,
+        address: settings.address,
+        namespace: settings.namespace,
+        register,
+        log: (line) => {
+          writeLine(context.stderr, `serve: ${line}`);
+        },
+      });
       await connection.withAbortSignal(inFlight.signal, async () => {
         const api = createApiServer({
           client: new Client({ connection, namespace: settings.namespace }),

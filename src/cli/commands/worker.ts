@@ -11,6 +11,11 @@ import {
   loadWorkerTools,
   runUntilInterrupted,
 } from "../session-worker-run.ts";
+import {
+  checkSearchAttributes,
+  registerSearchAttributesSetting,
+  searchAttributesHelp,
+} from "../search-attributes-check.ts";
 
 const help = `Usage: agentdock-temporal worker
 
@@ -22,6 +27,7 @@ Environment:
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
                           Temporal's environment configuration (default 127.0.0.1:7233, "default")
   AGENTDOCK_TASK_QUEUE    task queue (default "agentdock")
+${searchAttributesHelp}
   OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
   OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY, GEMINI_API_KEY (or
   GOOGLE_GENERATIVE_AI_API_KEY), GEMINI_BASE_URL, GROQ_API_KEY, GROQ_BASE_URL,
@@ -58,12 +64,22 @@ export const workerCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
+    const register = registerSearchAttributesSetting(context.env);
     const toolRegistry = await loadWorkerTools(context);
     const settings = connectSettings(context);
     const connection = await connectOrExplain(settings.address, () =>
       NativeConnection.connect(settings.connectionOptions),
     );
     try {
+      await checkSearchAttributes({
+        connection,
+        address: settings.address,
+        namespace: settings.namespace,
+        register,
+        log: (line) => {
+          writeLine(context.stderr, `worker: ${line}`);
+        },
+      });
       const worker = await createConfiguredWorker(context, {
         connection,
         namespace: settings.namespace,
