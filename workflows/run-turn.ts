@@ -7,8 +7,6 @@ import {
   patched,
   type ActivityOptions,
 } from "@temporalio/workflow";
-import type { PluginToolDefinition } from "../activities/tool-availability.ts";
-import type { Orchestrator } from "../src/orchestration/index.ts";
 import {
   MODEL_ACTIVITY_HEARTBEAT_TIMEOUT,
   MODEL_ACTIVITY_MAX_ATTEMPTS,
@@ -46,7 +44,7 @@ function modelForStep(context: TurnContext, stepNumber: number, activeStep: stri
   if (!patched(STREAMING_PATCH)) {
     return new TemporalProvider({ languageModel: options }).languageModel(modelId);
   }
-  return new StreamingActivityModel(modelId, () => context.openModelTopic(), {
+  return new StreamingActivityModel(modelId, () => context.session.stream.openModelTopic(), {
     ...options,
     // The worker heartbeats running model activities (liveness): a dead worker is noticed
     // quickly even while a slow model has not produced its first token.
@@ -94,11 +92,11 @@ export function describeFailure(error: unknown): string {
  * AI SDK and activity errors become the turn's error instead of failing the workflow task.
  */
 export async function runModelLoop(
-  orchestrator: Orchestrator,
   context: TurnContext,
   messages: ModelMessage[],
-  pluginTools: readonly PluginToolDefinition[] = [],
 ): Promise<ModelLoopOutcome> {
+  const { session } = context;
+  const { orchestrator } = session;
   const { template } = orchestrator;
   // Messages of the steps that completed: kept even if a later step fails, so the conversation
   // keeps the tool calls and results the orchestration state already counts.
@@ -107,7 +105,7 @@ export async function runModelLoop(
     const result = await generateText({
       model: modelForStep(context, 0, context.state().activeStep),
       messages,
-      tools: buildToolSet(orchestrator, context, undefined, pluginTools),
+      tools: buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
       stopWhen: isStepCount(template.options.maxSteps),
       maxRetries: 0,
       ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),
@@ -129,8 +127,8 @@ export async function runModelLoop(
             template,
             state,
             allowed,
-            context.summary(),
-            context.notes(),
+            session.state.summary,
+            session.state.turnNotes,
           ),
           toolChoice:
             choice.type === "tool"
@@ -139,7 +137,7 @@ export async function runModelLoop(
         };
       },
       onStepEnd: (step) => {
-        context.applyUsage(step.usage);
+        session.addUsage(step.usage);
         completed.push(...step.response.messages);
         recordRejectedCalls(context, step.content);
       },
