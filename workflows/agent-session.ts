@@ -12,6 +12,7 @@ import { Session } from "./session.ts";
 import { installSessionEnd, requestEnd } from "./session-end.ts";
 import { installSessionQueries } from "./session-queries.ts";
 import { runNextTurn } from "./turn.ts";
+import { installTurnCancel } from "./turn-cancel.ts";
 import { SessionVisibility } from "./visibility.ts";
 
 /**
@@ -48,6 +49,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   installMessageIntake(session);
   installSessionEnd(session);
   installSessionQueries(session);
+  installTurnCancel(session);
 
   visibility.publish();
   for (;;) {

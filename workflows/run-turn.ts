@@ -3,6 +3,7 @@ import { TemporalProvider } from "@temporalio/ai-sdk/workflow";
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancelledFailure,
   isCancellation,
   patched,
   type ActivityOptions,
@@ -21,6 +22,8 @@ export interface ModelLoopOutcome {
   text: string;
   responseMessages: ModelMessage[];
   error?: string;
+  /** The turn was stopped (`cancelTurn`): `text` is what the model call in flight had written. */
+  cancelled?: true;
 }
 
 /** Sessions started before model calls streamed replay with the generate-only activity. */
@@ -101,6 +104,10 @@ export async function runModelLoop(
   // Messages of the steps that completed: kept even if a later step fails, so the conversation
   // keeps the tool calls and results the orchestration state already counts.
   const completed: ModelMessage[] = [];
+  // A model step started and not ended when the turn is stopped: its streamed text is kept.
+  let stepsStarted = 0;
+  let stepsEnded = 0;
+  const stopRequested = (): boolean => session.state.activeTurn?.cancelReason !== undefined;
   try {
     const result = await generateText({
       model: modelForStep(context, 0, context.state().activeStep),
@@ -111,6 +118,9 @@ export async function runModelLoop(
       ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),
       ...(template.llm.maxTokens === undefined ? {} : { maxOutputTokens: template.llm.maxTokens }),
       prepareStep: ({ stepNumber }) => {
+        // A tool stopped by the cancel ends its step; no further model call starts.
+        if (stopRequested()) throw new CancelledFailure("the turn was cancelled");
+        stepsStarted += 1;
         const state = context.state();
         const allowed = orchestrator.allowedTools(state);
         context.emit({
@@ -137,6 +147,7 @@ export async function runModelLoop(
         };
       },
       onStepEnd: (step) => {
+        stepsEnded += 1;
         session.addUsage(step.usage);
         completed.push(...step.response.messages);
         recordRejectedCalls(context, step.content);
@@ -144,6 +155,12 @@ export async function runModelLoop(
     });
     return { text: result.text, responseMessages: result.responseMessages };
   } catch (error) {
+    // Whatever the AI SDK made of the cancelled activity, a stop that was asked for is a stop.
+    if (stopRequested()) {
+      const streamed = session.stream.closeModelCall();
+      const text = stepsStarted > stepsEnded ? streamed : "";
+      return { text, responseMessages: completed, cancelled: true };
+    }
     if (isCancellation(error)) throw error;
     return { text: "", responseMessages: completed, error: describeFailure(error) };
   }

@@ -9,6 +9,15 @@ import type {
 } from "../src/session/session-types.ts";
 import type { PluginToolDefinition } from "../activities/tool-availability.ts";
 
+/** The running turn as `cancelTurn` matches it. */
+export interface ActiveTurn {
+  messageId: string;
+  /** Its number (decided at its start: every turn adds one). */
+  turn: number;
+  /** Set when a person asked to stop it: why (the turn then ends as cancelled). */
+  cancelReason: string | undefined;
+}
+
 /**
  * Everything a session knows, as plain data in one object. `Session` owns it; each concern
  * (message intake, turn, stream, visibility, history compaction, continue-as-new) reads and
@@ -20,6 +29,8 @@ export interface SessionState {
   messages: SessionMessage[];
   summary: string | undefined;
   summarizedTurns: number;
+  /** The turn in progress, from its start until its answer is recorded; undefined between turns. */
+  activeTurn: ActiveTurn | undefined;
   /** Accepted messages not yet answered, in arrival order; the first one is running or next. */
   pending: UserMessage[];
   /** Ids answered in this or an earlier run (bounded): a repeat is never run twice. */
@@ -58,6 +69,7 @@ export function restoreState(
     messages: carried?.messages ?? [],
     summary: carried?.summary,
     summarizedTurns: carried?.summarizedTurns ?? 0,
+    activeTurn: undefined,
     pending: carried?.pending ?? [],
     processedIds: new Set(carried?.processedIds ?? []),
     results: new Map((carried?.results ?? []).map((result) => [result.messageId, result])),

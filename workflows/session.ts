@@ -1,3 +1,4 @@
+import type { CancellationScope } from "@temporalio/workflow";
 import {
   createOrchestrator,
   turnNote,
@@ -28,6 +29,8 @@ export class Session {
   /** The live stream; it keeps the items of the last two turns for subscribers that resume. */
   readonly stream: SessionStream;
   readonly state: SessionState;
+  /** The scope the running turn's model and tool activities run in; `cancelTurn` cancels it. */
+  turnScope: CancellationScope | undefined;
   private readonly observers: ((event: SessionEvent) => void)[] = [];
 
   constructor(input: SessionInput) {

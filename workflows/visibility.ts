@@ -28,7 +28,7 @@ function activityOf(event: SessionEvent): string | undefined {
     case "tool_finished":
       return `tool ${event.toolName} ${event.status === "ok" ? "finished" : event.status === "refused" ? "refused" : "failed"}`;
     case "turn_finished":
-      return `turn ${event.turn} ${event.error === undefined ? "answered" : "failed"}`;
+      return `turn ${event.turn} ${event.cancelled === true ? "cancelled" : event.error === undefined ? "answered" : "failed"}`;
     default:
       return undefined;
   }
