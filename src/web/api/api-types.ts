@@ -4,6 +4,14 @@ export interface ApiErrorBody {
   error?: { code?: string; message?: string };
 }
 
+/** `POST /api/sessions/:id/cancel`'s answer (the server's CancelTurnResult, as far as read here). */
+export interface CancelTurnAnswer {
+  cancelled: boolean;
+  turn?: number;
+  messageId?: string;
+  detail: string;
+}
+
 export interface ConsoleConfig {
   temporalUiUrl: string | null;
   namespace: string;
