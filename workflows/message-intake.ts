@@ -8,6 +8,7 @@ import {
   type TurnResult,
   type UserMessage,
 } from "../src/session/session-types.ts";
+import { busyRefusal, onArrival } from "./arrival-policy.ts";
 import type { Session } from "./session.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -68,7 +69,14 @@ export function installMessageIntake(session: Session): void {
       });
       return undefined;
     }
-    if (!isKnown(state, parsed.data.messageId)) state.pending.push(parsed.data);
+    if (isKnown(state, parsed.data.messageId)) return parsed.data;
+    const busy = busyRefusal(session);
+    if (busy !== undefined) {
+      session.emit({ type: "message_rejected", reason: `${source}: ${busy}` });
+      return undefined;
+    }
+    state.pending.push(parsed.data);
+    onArrival(session, parsed.data);
     return parsed.data;
   };
 
@@ -83,9 +91,12 @@ export function installMessageIntake(session: Session): void {
     if (mismatch !== undefined) {
       throw ApplicationFailure.nonRetryable(mismatch.message, mismatch.type);
     }
-    if (state.ending && !isKnown(state, parsed.data.messageId)) {
+    if (isKnown(state, parsed.data.messageId)) return;
+    if (state.ending) {
       throw new Error(`the session has ended (${state.endReason ?? "ended"}); start a new one`);
     }
+    const busy = busyRefusal(session);
+    if (busy !== undefined) throw ApplicationFailure.nonRetryable(busy, "SessionBusy");
   };
   setHandler(
     sendMessageUpdate,

@@ -13,6 +13,7 @@ import {
   MODEL_ACTIVITY_MAX_ATTEMPTS,
   MODEL_ACTIVITY_TIMEOUT,
 } from "../src/session/constants.ts";
+import { steeringForTurn } from "./arrival-policy.ts";
 import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
 import { StreamingActivityModel } from "./streaming-model.ts";
@@ -108,8 +109,12 @@ export async function runModelLoop(
   let stepsStarted = 0;
   let stepsEnded = 0;
   const stopRequested = (): boolean => session.state.activeTurn?.cancelReason !== undefined;
+  const steering = steeringForTurn(session);
+  // An object, not a `let`: the step callback sets it, and TypeScript cannot see that.
+  const steered = { any: false };
   try {
     const result = await generateText({
+      ...(steering === undefined ? {} : { experimental_steering: steering }),
       model: modelForStep(context, 0, context.state().activeStep),
       messages,
       tools: buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
@@ -149,11 +154,18 @@ export async function runModelLoop(
       onStepEnd: (step) => {
         stepsEnded += 1;
         session.addUsage(step.usage);
-        completed.push(...step.response.messages);
+        // Messages that joined the turn sit before this step's answer, as the model saw them.
+        const joined = step.experimental_steeringMessages ?? [];
+        if (joined.length > 0) steered.any = true;
+        completed.push(...joined, ...step.response.messages);
         recordRejectedCalls(context, step.content);
       },
     });
-    return { text: result.text, responseMessages: result.responseMessages };
+    // With steering, the AI SDK's response messages leave out the messages that joined.
+    return {
+      text: result.text,
+      responseMessages: steered.any ? completed : result.responseMessages,
+    };
   } catch (error) {
     // Whatever the AI SDK made of the cancelled activity, a stop that was asked for is a stop.
     if (stopRequested()) {

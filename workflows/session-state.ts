@@ -16,6 +16,8 @@ export interface ActiveTurn {
   turn: number;
   /** Set when a person asked to stop it: why (the turn then ends as cancelled). */
   cancelReason: string | undefined;
+  /** Messages that joined this turn (`steer`): answered with its result. */
+  steered: string[];
 }
 
 /**

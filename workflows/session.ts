@@ -1,4 +1,5 @@
 import type { CancellationScope } from "@temporalio/workflow";
+import type { Experimental_Steering as Steering } from "ai";
 import {
   createOrchestrator,
   turnNote,
@@ -31,6 +32,8 @@ export class Session {
   readonly state: SessionState;
   /** The scope the running turn's model and tool activities run in; `cancelTurn` cancels it. */
   turnScope: CancellationScope | undefined;
+  /** The running turn's steering (`session.arrivalPolicy: "steer"`): arrivals join the turn. */
+  turnSteering: Steering | undefined;
   private readonly observers: ((event: SessionEvent) => void)[] = [];
 
   constructor(input: SessionInput) {

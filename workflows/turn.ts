@@ -4,6 +4,7 @@ import type { OrchestrationEvent, OrchestrationState } from "../src/orchestratio
 import { modelIdOrError } from "../src/llm/model-id.ts";
 import type { SessionMessage, TurnResult } from "../src/session/session-types.ts";
 import { compactHistory } from "./history-compaction.ts";
+import { answerSteered } from "./arrival-policy.ts";
 import { recordAnswer } from "./message-intake.ts";
 import { runModelLoop, type ModelLoopOutcome } from "./run-turn.ts";
 import type { Session } from "./session.ts";
@@ -67,6 +68,7 @@ export async function runNextTurn(session: Session): Promise<TurnResult | undefi
     messageId: message.messageId,
     turn: state.orchestration.turn + 1,
     cancelReason: undefined,
+    steered: [],
   };
   state.activeTurn = active;
   state.status = "running";
@@ -123,7 +125,9 @@ export async function runNextTurn(session: Session): Promise<TurnResult | undefi
     state: session.view(),
   };
   recordAnswer(state, result);
+  answerSteered(session, active.steered, result);
   state.activeTurn = undefined;
+  session.turnSteering = undefined;
   session.emit({
     type: "turn_finished",
     messageId: message.messageId,

@@ -108,6 +108,11 @@ export interface TurnResult {
    * by then and `toolCalls` what had run; the conversation keeps both for the next turn.
    */
   cancelled?: true;
+  /**
+   * Set on the result of a message that joined a running turn (`session.arrivalPolicy:
+   * "steer"`): the message id whose turn it joined; turn, text and tool calls are that turn's.
+   */
+  joinedTurnOf?: string;
   state: SessionView;
 }
 
@@ -162,6 +167,8 @@ export type SessionEvent =
       cancelReason?: string;
     }
   | { type: "message_rejected"; reason: string }
+  /** A message that arrived during turn `turn` joined it (`session.arrivalPolicy: "steer"`). */
+  | { type: "message_steered"; messageId: string; turn: number; text: string }
   | { type: "continued_as_new"; run: number }
   | { type: "history_summarized"; turns: number; summaryChars: number }
   | { type: "history_summary_failed"; error: string }
