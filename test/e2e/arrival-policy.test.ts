@@ -7,13 +7,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DefaultChatTransport, type UIMessage } from "ai";
 import { z } from "zod";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
-import type { SessionEvent } from "../../src/session/index.ts";
+import { workflowIdFor, type SessionEvent } from "../../src/session/index.ts";
 import { createToolRegistry, defineTool, type ToolRegistry } from "../../src/tools/index.ts";
 import {
   fakeProviderConfig,
   startFakeOpenAIServer,
   type FakeOpenAIServer,
 } from "../support/fake-openai-server.ts";
+import { recordHistory } from "../support/history.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 import { lastMessage, textOf, userMessage } from "../support/use-chat-client.ts";
 
@@ -181,6 +182,7 @@ describe("what a message arriving during a turn does (session.arrivalPolicy), ov
       ["user", "assistant", "tool", "user", "assistant"],
     );
     assert.equal((await env.sessions.state(chatId)).turn, 1);
+    await recordHistory(env.client, workflowIdFor(chatId), "steered-message");
   });
 
   it("steer, during the model call that would have ended the turn: the model is called once more with the message", async () => {
@@ -221,6 +223,7 @@ describe("what a message arriving during a turn does (session.arrivalPolicy), ov
     );
     assert.ok(finished?.type === "turn_finished");
     assert.equal(finished.cancelReason, "interrupted by message m2");
+    await recordHistory(env.client, workflowIdFor(chatId), "interrupted-turn");
   });
 
   it("interrupt, during a tool call: the tool's activity is cancelled and the new message is answered", async () => {
