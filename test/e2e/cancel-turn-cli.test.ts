@@ -145,10 +145,12 @@ describe("cancelling a turn from the CLI", () => {
   });
 
   it(
-    "in `chat`, the first Ctrl-C during a turn stops the turn and the chat goes on; Ctrl-C at the prompt leaves",
+    "in `chat`, the first Ctrl-C during a turn stops the turn and the chat goes on; a second one leaves cleanly (exit 0)",
     { skip: tmux === undefined ? "tmux is not on PATH (CI installs it: .ci/run)" : false },
     async () => {
       fake.enqueue({ text: SLOW, wordDelayMs: 150 }, { text: "Short and done." });
+      // Before this fix, Ctrl-C mid-turn let the turn run on, then failed the chat with
+      // "readline was closed" (exit 1).
       const variables = Object.entries(cliEnv)
         .map(([name, value]) => `${name}=${value}`)
         .join(" ");
@@ -187,12 +189,20 @@ describe("cancelling a turn from the CLI", () => {
         "the next turn's reply",
       );
 
+      // Two Ctrl-C during a turn: the first stops it, the second leaves at once, cleanly.
+      fake.enqueue({ text: SLOW, wordDelayMs: 150 });
+      tmuxRun("send-keys", "-t", target, "-l", "Once more at length");
+      tmuxRun("send-keys", "-t", target, "Enter");
+      await waitForScreen((text) => text.split("word3").length > 2, "the third turn's words");
+      tmuxRun("send-keys", "-t", target, "C-c");
+      await waitForScreen((text) => text.split("stopping the turn").length > 2, "the second stop");
       tmuxRun("send-keys", "-t", target, "C-c");
       const left = await waitForScreen(
         (text) => text.includes("chat exited with"),
         "the chat to exit",
       );
       assert.match(left, /chat exited with 0/);
+      assert.ok(!left.includes("readline was closed"), left);
     },
   );
 });
