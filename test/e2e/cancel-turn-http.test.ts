@@ -109,6 +109,12 @@ describe("cancelling a turn over HTTP and from useChat", () => {
       { cancelled: true },
     );
     assert.equal((await sessionView(chatId)).status, "idle");
+    const timeline = await fetch(`${url}/api/sessions/${chatId}/timeline`, { headers: auth });
+    const { turns } = (await timeline.json()) as { turns: { status: string; reply?: string }[] };
+    assert.deepEqual(
+      turns.map(({ status, reply }) => ({ status, reply })),
+      [{ status: "cancelled", reply: answer.result.text }],
+    );
 
     await chat.sendMessage({ text: "Briefly, then" });
     await untilReady(chat);

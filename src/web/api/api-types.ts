@@ -99,7 +99,7 @@ export interface TimelineTurn {
   turn: number;
   messageId: string;
   text: string;
-  status: "running" | "finished" | "failed";
+  status: "running" | "finished" | "failed" | "cancelled";
   reply?: string;
   error?: string;
   entries: TimelineEntry[];
