@@ -86,6 +86,9 @@ describe("the console's stop button in Chromium", { skip: chromiumSkipReason }, 
     const shown = (await page.locator(".message.assistant .text").first().textContent()) ?? "";
     assert.match(shown, /^word1 word2 word3/);
     assert.ok(shown.length < SLOW.length, "the reply stopped part-way");
+    // The timeline follows: the turn is shown as cancelled.
+    await page.locator(".turn .badge", { hasText: "cancelled" }).waitFor();
+    await page.locator(".entry.model-call", { hasText: "stopped (no answer)" }).waitFor();
     await saveScreenshot(page, "console-stopped-turn.png");
 
     const state = await env.sessions.state(sessionId);
