@@ -46,6 +46,9 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   session.observe((event) => {
     visibility.onEvent(event);
   });
+  // Each concern registers its own handlers over the one Session; a new concern (approvals, a
+  // template upgrade) is one more install here, and a between-turns step goes in the loop below
+  // right before `runNextTurn`, never inside another module.
   installMessageIntake(session);
   installSessionEnd(session);
   installSessionQueries(session);
