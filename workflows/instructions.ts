@@ -3,6 +3,7 @@ import {
   type AgentTemplate,
   type OrchestrationState,
 } from "../src/orchestration/index.ts";
+import { activeStepOf } from "./active-step.ts";
 
 /**
  * The system prompt for one model call: the persona, the orchestration guide, and where the
@@ -24,7 +25,7 @@ export function instructionsFor(
   const { orchestration } = template;
   if (orchestration.description !== undefined)
     parts.push(`Orchestration: ${orchestration.description}`);
-  const step = orchestration.steps.find((candidate) => candidate.name === state.activeStep);
+  const step = activeStepOf(template, state);
   if (step !== undefined) {
     parts.push(
       `Active step: ${step.name}${step.description === undefined ? "" : ` — ${step.description}`}`,

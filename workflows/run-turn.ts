@@ -3,17 +3,17 @@ import { TemporalProvider } from "@temporalio/ai-sdk/workflow";
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancelledFailure,
   isCancellation,
   patched,
   type ActivityOptions,
 } from "@temporalio/workflow";
-import type { PluginToolDefinition } from "../activities/tool-availability.ts";
-import type { Orchestrator } from "../src/orchestration/index.ts";
 import {
   MODEL_ACTIVITY_HEARTBEAT_TIMEOUT,
   MODEL_ACTIVITY_MAX_ATTEMPTS,
   MODEL_ACTIVITY_TIMEOUT,
 } from "../src/session/constants.ts";
+import { steeringForTurn } from "./arrival-policy.ts";
 import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
 import { StreamingActivityModel } from "./streaming-model.ts";
@@ -23,6 +23,8 @@ export interface ModelLoopOutcome {
   text: string;
   responseMessages: ModelMessage[];
   error?: string;
+  /** The turn was stopped (`cancelTurn`): `text` is what the model call in flight had written. */
+  cancelled?: true;
 }
 
 /** Sessions started before model calls streamed replay with the generate-only activity. */
@@ -46,7 +48,7 @@ function modelForStep(context: TurnContext, stepNumber: number, activeStep: stri
   if (!patched(STREAMING_PATCH)) {
     return new TemporalProvider({ languageModel: options }).languageModel(modelId);
   }
-  return new StreamingActivityModel(modelId, () => context.openModelTopic(), {
+  return new StreamingActivityModel(modelId, () => context.session.stream.openModelTopic(), {
     ...options,
     // The worker heartbeats running model activities (liveness): a dead worker is noticed
     // quickly even while a slow model has not produced its first token.
@@ -94,25 +96,36 @@ export function describeFailure(error: unknown): string {
  * AI SDK and activity errors become the turn's error instead of failing the workflow task.
  */
 export async function runModelLoop(
-  orchestrator: Orchestrator,
   context: TurnContext,
   messages: ModelMessage[],
-  pluginTools: readonly PluginToolDefinition[] = [],
 ): Promise<ModelLoopOutcome> {
+  const { session } = context;
+  const { orchestrator } = session;
   const { template } = orchestrator;
   // Messages of the steps that completed: kept even if a later step fails, so the conversation
   // keeps the tool calls and results the orchestration state already counts.
   const completed: ModelMessage[] = [];
+  // A model step started and not ended when the turn is stopped: its streamed text is kept.
+  let stepsStarted = 0;
+  let stepsEnded = 0;
+  const stopRequested = (): boolean => session.state.activeTurn?.cancelReason !== undefined;
+  const steering = steeringForTurn(session);
+  // An object, not a `let`: the step callback sets it, and TypeScript cannot see that.
+  const steered = { any: false };
   try {
     const result = await generateText({
+      ...(steering === undefined ? {} : { experimental_steering: steering }),
       model: modelForStep(context, 0, context.state().activeStep),
       messages,
-      tools: buildToolSet(orchestrator, context, undefined, pluginTools),
+      tools: buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
       stopWhen: isStepCount(template.options.maxSteps),
       maxRetries: 0,
       ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),
       ...(template.llm.maxTokens === undefined ? {} : { maxOutputTokens: template.llm.maxTokens }),
       prepareStep: ({ stepNumber }) => {
+        // A tool stopped by the cancel ends its step; no further model call starts.
+        if (stopRequested()) throw new CancelledFailure("the turn was cancelled");
+        stepsStarted += 1;
         const state = context.state();
         const allowed = orchestrator.allowedTools(state);
         context.emit({
@@ -129,8 +142,8 @@ export async function runModelLoop(
             template,
             state,
             allowed,
-            context.summary(),
-            context.notes(),
+            session.state.summary,
+            session.state.turnNotes,
           ),
           toolChoice:
             choice.type === "tool"
@@ -139,13 +152,27 @@ export async function runModelLoop(
         };
       },
       onStepEnd: (step) => {
-        context.applyUsage(step.usage);
-        completed.push(...step.response.messages);
+        stepsEnded += 1;
+        session.addUsage(step.usage);
+        // Messages that joined the turn sit before this step's answer, as the model saw them.
+        const joined = step.experimental_steeringMessages ?? [];
+        if (joined.length > 0) steered.any = true;
+        completed.push(...joined, ...step.response.messages);
         recordRejectedCalls(context, step.content);
       },
     });
-    return { text: result.text, responseMessages: result.responseMessages };
+    // With steering, the AI SDK's response messages leave out the messages that joined.
+    return {
+      text: result.text,
+      responseMessages: steered.any ? completed : result.responseMessages,
+    };
   } catch (error) {
+    // Whatever the AI SDK made of the cancelled activity, a stop that was asked for is a stop.
+    if (stopRequested()) {
+      const streamed = session.stream.closeModelCall();
+      const text = stepsStarted > stepsEnded ? streamed : "";
+      return { text, responseMessages: completed, cancelled: true };
+    }
     if (isCancellation(error)) throw error;
     return { text: "", responseMessages: completed, error: describeFailure(error) };
   }

@@ -9,7 +9,9 @@ import {
   type PublishInput,
   type WorkflowStreamState,
 } from "@temporalio/workflow-streams/workflow";
+import type { Payload } from "@temporalio/workflow";
 import { z } from "zod";
+import { payloadConverter } from "../src/session/payload-converter.ts";
 import { MODEL_PARTS_TOPIC, SESSION_EVENTS_TOPIC } from "../src/session/stream-topics.ts";
 import { formatIssues } from "../src/session/session-types.ts";
 import type { StreamEvent } from "../src/session/session-types.ts";
@@ -33,7 +35,30 @@ interface StreamInternals {
   onPoll(input: PollInput): Promise<PollResult>;
   draining: boolean;
   baseOffset: number;
-  log: unknown[];
+  log: { topic: string; payload: Payload }[];
+}
+
+/** How many stopped model calls' topics are remembered, so their late parts are dropped quietly. */
+const CLOSED_TOPICS_KEPT = 8;
+
+/**
+ * A model stream part, as far as the text it carries goes. The model activity publishes each
+ * part as the bytes of its JSON; anything unreadable carries no text.
+ */
+function textOfPart(payload: Payload): { restart: boolean; delta: string } {
+  const none = { restart: false, delta: "" };
+  const bytes: unknown = payloadConverter.fromPayload(payload);
+  if (!ArrayBuffer.isView(bytes)) return none;
+  let part: unknown;
+  try {
+    part = JSON.parse(new TextDecoder().decode(bytes as Uint8Array));
+  } catch {
+    return none;
+  }
+  if (typeof part !== "object" || part === null) return none;
+  const { type, delta } = part as { type?: unknown; delta?: unknown };
+  if (type === "stream-start") return { restart: true, delta: "" };
+  return { restart: false, delta: type === "text-delta" && typeof delta === "string" ? delta : "" };
 }
 
 function isDecodable(input: PublishInput): boolean {
@@ -60,6 +85,11 @@ const PUBLISH_GUARD_PATCH = "stream-publish-guard";
 export class SessionStream extends WorkflowStream {
   /** The topic the running model call publishes to; nothing is accepted before the first call. */
   private modelTopic: string | undefined;
+  /**
+   * Topics of model calls that were stopped (a cancelled turn): their activity may still run on
+   * its worker and publish, and those late parts are dropped without a rejection event.
+   */
+  private readonly closedTopics: string[] = [];
 
   constructor(priorState: WorkflowStreamState | undefined, onRejected: (reason: string) => void) {
     // Signals that arrived before this run's first task are delivered the moment a handler is
@@ -78,6 +108,7 @@ export class SessionStream extends WorkflowStream {
         return;
       }
       const topic = this.modelTopic;
+      if (parsed.data.items.every((item) => this.closedTopics.includes(item.topic))) return;
       if (topic === undefined || parsed.data.items.some((item) => item.topic !== topic)) {
         onRejected("stream publish: not from a model call of this session, ignored");
         return;
@@ -122,6 +153,25 @@ export class SessionStream extends WorkflowStream {
       ? `${MODEL_PARTS_TOPIC}/${uuid4()}`
       : MODEL_PARTS_TOPIC;
     return this.modelTopic;
+  }
+
+  /**
+   * Stops accepting the running model call's parts (its turn was cancelled) and returns the text
+   * it had streamed so far, from its last attempt's start.
+   */
+  closeModelCall(): string {
+    const topic = this.modelTopic;
+    if (topic === undefined) return "";
+    this.modelTopic = undefined;
+    this.closedTopics.push(topic);
+    if (this.closedTopics.length > CLOSED_TOPICS_KEPT) this.closedTopics.shift();
+    let text = "";
+    for (const entry of (this as unknown as StreamInternals).log) {
+      if (entry.topic !== topic) continue;
+      const { restart, delta } = textOfPart(entry.payload);
+      text = restart ? "" : text + delta;
+    }
+    return text;
   }
 
   publishEvent(event: StreamEvent): void {

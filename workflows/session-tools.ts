@@ -2,6 +2,7 @@ import { jsonSchema, tool, type FlexibleSchema, type JSONSchema7, type ToolSet }
 import {
   ActivityFailure,
   ApplicationFailure,
+  isCancellation,
   patched,
   proxyActivities,
 } from "@temporalio/workflow";
@@ -130,6 +131,13 @@ async function executeGuarded(
       toolCallId,
     });
   } catch (error) {
+    if (isCancellation(error)) {
+      // The turn was stopped: not the tool's failure, so no sequence is released for it.
+      const detail = "cancelled: the user stopped the turn";
+      context.recordToolCall({ toolCallId, toolName: name, status: "error", detail });
+      context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "error", detail });
+      throw new Error(`${name} was ${detail}`);
+    }
     const detail = failureMessage(error);
     context.recordToolCall({ toolCallId, toolName: name, status: "error", detail });
     context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "error", detail });

@@ -21,7 +21,7 @@ import {
   type UpgradeRequest,
 } from "../src/session/template-upgrade.ts";
 import { toolCatalogueEntries } from "../src/tools/index.ts";
-import type { SessionCore } from "./session-core.ts";
+import type { Session } from "./session.ts";
 
 /** Sessions recorded before upgrades existed never issue these commands (no upgrade reached them). */
 const UPGRADE_PATCH = "template-upgrade";
@@ -56,10 +56,7 @@ function runnable(request: UpgradeRequest): AgentTemplate {
  * boundary, where the state is carried over (src/orchestration/template-change.ts), the event
  * `template_upgraded {from, to, notes}` is logged, and the memo and `TemplateVersion` change.
  */
-export function installTemplateUpgrades(
-  session: SessionCore,
-  ending: () => boolean,
-): TemplateUpgrades {
+export function installTemplateUpgrades(session: Session): TemplateUpgrades {
   const queue: { request: UpgradeRequest; outcome?: UpgradeOutcome }[] = [];
 
   const apply = (request: UpgradeRequest): UpgradeOutcome => {
@@ -67,11 +64,11 @@ export function installTemplateUpgrades(
     const to = request.templateVersion;
     if (from === to) return { from, to, changed: false, notes: [], state: session.view() };
     const template = request.template as unknown as AgentTemplate;
-    const carried = carryStateToTemplate(session.state, template);
+    const carried = carryStateToTemplate(session.state.orchestration, template);
     session.input = { ...session.input, template, templateVersion: to };
     // The next turn's availability check rebuilds it with the worker's plug-in tools.
     session.orchestrator = createOrchestrator(template, toolCatalogueEntries);
-    session.state = carried.state;
+    session.state.orchestration = carried.state;
     session.emit({ type: "template_upgraded", from, to, notes: carried.notes });
     if (patched(UPGRADE_PATCH)) {
       upsertSearchAttributes([
@@ -98,9 +95,9 @@ export function installTemplateUpgrades(
       validator: (request) => {
         const parsed = upgradeRequestSchema.safeParse(request);
         if (!parsed.success) throw new Error(formatIssues(parsed.error));
-        if (ending()) {
+        if (session.state.ending) {
           throw new Error(
-            `the session has ended (${session.endReason ?? "ended"}); start a new one`,
+            `the session has ended (${session.state.endReason ?? "ended"}); start a new one`,
           );
         }
         const agentId = session.input.template.id;

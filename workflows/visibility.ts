@@ -7,7 +7,8 @@ import {
 } from "../src/session/search-attributes.ts";
 import type { SessionEvent, SessionView } from "../src/session/session-types.ts";
 import { renderCurrentDetails } from "./current-details.ts";
-import type { SessionCore } from "./session-core.ts";
+import { activeStepOf } from "./active-step.ts";
+import type { Session } from "./session.ts";
 
 /**
  * Sessions started before the Web UI followed turns as they run upserted search attributes only
@@ -27,7 +28,7 @@ function activityOf(event: SessionEvent): string | undefined {
     case "tool_finished":
       return `tool ${event.toolName} ${event.status === "ok" ? "finished" : event.status === "refused" ? "refused" : "failed"}`;
     case "turn_finished":
-      return `turn ${event.turn} ${event.error === undefined ? "answered" : "failed"}`;
+      return `turn ${event.turn} ${event.cancelled === true ? "cancelled" : event.error === undefined ? "answered" : "failed"}`;
     default:
       return undefined;
   }
@@ -40,11 +41,11 @@ function activityOf(event: SessionEvent): string | undefined {
  * active step, the last step or the turn number changes.
  */
 export class SessionVisibility {
-  private readonly session: SessionCore;
+  private readonly session: Session;
   private lastAttributes = "";
   private now: string | undefined;
 
-  constructor(session: SessionCore) {
+  constructor(session: Session) {
     this.session = session;
   }
 
@@ -81,14 +82,12 @@ export class SessionVisibility {
 
   private publishDetails(view: SessionView): void {
     const { session } = this;
-    const step = session.input.template.orchestration.steps.find(
-      (candidate) => candidate.name === view.activeStep,
-    );
+    const orchestration = session.state.orchestration;
     setCurrentDetails(
       renderCurrentDetails({
         view,
-        sequence: step?.sequence,
-        decisions: session.orchestrator.toolDecisions(session.state),
+        sequence: activeStepOf(session.template, orchestration)?.sequence,
+        decisions: session.orchestrator.toolDecisions(orchestration),
         now: view.status === "running" ? this.now : undefined,
       }),
     );

@@ -22,14 +22,19 @@ export interface ChatOptions {
  * A terminal chat: each line is one message. While the turn runs, its text streams in as the
  * model writes it, and step changes, tool calls and refusals are printed as they happen (from
  * the session's live stream); then a summary line. A resumed chat first recaps the last exchange,
- * so the person sees where they left off. Resolves when the input ends (Ctrl-D, end of
- * a pipe) or is closed (Ctrl-C).
+ * so the person sees where they left off. Ctrl-C during a turn stops that turn (cancelTurn);
+ * the chat resolves when the input ends (Ctrl-D, end of a pipe) or on Ctrl-C at the prompt (or
+ * a second Ctrl-C during a turn).
  */
 export async function runChat(options: ChatOptions): Promise<void> {
   const { sessions, template, sessionId, output } = options;
   const hub = new StreamHub(sessions.client);
+  /** Aborted when the person leaves mid-turn: the chat stops waiting for the turn. */
+  const turnWatch = new AbortController();
   const view = new TurnView(output, template.name);
   let started = options.resumed;
+  /** The message whose turn is running, and whether Ctrl-C already asked to stop it. */
+  let running: { messageId: string; stopping: boolean } | undefined;
 
   /** Sends one message (starting the session with the first) and shows its turn live. */
   const runTurn = async (text: string, messageId: string): Promise<void> => {
@@ -39,11 +44,13 @@ export async function runChat(options: ChatOptions): Promise<void> {
       ? await sessions.submitTo(sessionId, text, messageId)
       : await sessions.submit({ template, sessionId }, text, messageId);
     started = true;
+    running = { messageId, stopping: false };
     for await (const watched of watchTurn({
       hub,
       sessionId,
       messageId,
       result: accepted.result(),
+      signal: turnWatch.signal,
     })) {
       if (watched.type === "live") view.show(watched.event.item);
       else view.finish(watched.result);
@@ -61,10 +68,26 @@ export async function runChat(options: ChatOptions): Promise<void> {
     input: options.input,
     ...(options.interactive ? { output, terminal: true, prompt: "you › " } : { terminal: false }),
   });
-  // In a terminal, readline takes Ctrl-C itself: end the chat (the session is kept).
+  // In a terminal, readline takes Ctrl-C itself. During a turn the first one stops the turn
+  // (the chat goes on); a second one, or one at the prompt, ends the chat (the session is kept).
   lines.on("SIGINT", () => {
+    if (running !== undefined && !running.stopping) {
+      running.stopping = true;
+      view.line("  ⏹ stopping the turn… (Ctrl-C again leaves the chat)");
+      const { messageId } = running;
+      sessions
+        .cancelTurn(sessionId, { messageId, reason: "Ctrl-C in the chat" })
+        .catch((error: unknown) => {
+          view.line(
+            `  ✗ could not stop the turn: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
+      return;
+    }
     output.write("\n");
     lines.close();
+    // Leaving mid-turn: stop waiting for it (it goes on in the session, durable as ever).
+    turnWatch.abort();
   });
   const prompt = (): void => {
     if (options.interactive) lines.prompt();
@@ -82,8 +105,12 @@ export async function runChat(options: ChatOptions): Promise<void> {
       try {
         await runTurn(text, randomUUID());
       } catch (error) {
+        if (turnWatch.signal.aborted) break;
         view.line(`  ✗ ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        running = undefined;
       }
+      if (turnWatch.signal.aborted) break;
       prompt();
     }
   } finally {

@@ -1,5 +1,6 @@
 import type { Command } from "./cli-context.ts";
 import { agentsCommand } from "./commands/agents.ts";
+import { cancelCommand } from "./commands/cancel.ts";
 import { chatCommand } from "./commands/chat.ts";
 import { devCommand } from "./commands/dev.ts";
 import { endCommand } from "./commands/end.ts";
@@ -26,6 +27,7 @@ export const commands: readonly Command[] = [
   sessionsCommand,
   stateCommand,
   historyCommand,
+  cancelCommand,
   endCommand,
   forkCommand,
   upgradeCommand,
@@ -55,7 +57,7 @@ Connection (every command but start and dev): Temporal's environment configurati
   AGENTDOCK_TASK_QUEUE   the workers' task queue (default "agentdock")
   AGENTDOCK_AGENTS_DIR   more template folders, separated like PATH
 
---json (send, sessions, state, history, end, fork, upgrade, agents, replay) prints one JSON document on stdout;
+--json (send, sessions, state, history, cancel, end, fork, upgrade, agents, replay) prints one JSON document on stdout;
 messages and errors go to stderr.
 
 ${exitCodesHelp}

@@ -53,6 +53,8 @@ export function describeEvent(event: SessionEvent): string | undefined {
         : `  ✗ tool ${event.toolName} ${event.status}: ${event.detail ?? ""}`;
     case "message_rejected":
       return `  ✗ message rejected: ${event.reason}`;
+    case "message_steered":
+      return `  ↪ message ${event.messageId} joined turn ${event.turn}: ${event.text}`;
     case "continued_as_new":
       return `  ⤷ continued as new (run ${event.run})`;
     case "session_ended":

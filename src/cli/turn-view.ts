@@ -60,8 +60,14 @@ export class TurnView {
   finish(result: TurnResult): void {
     this.closeText();
     if (result.error !== undefined) this.line(`  ✗ turn failed: ${result.error}`);
+    if (result.cancelled === true) {
+      this.line("  ⏹ turn cancelled: the reply stops here (the agent sees it next turn)");
+    }
     // Text the live view did not show (it trailed the result) is printed whole.
-    if (!this.streamedText.includes(result.text) || result.text === "") {
+    if (
+      !this.streamedText.includes(result.text) ||
+      (result.text === "" && result.cancelled !== true)
+    ) {
       this.line(`${this.agentName} › ${result.text || "(no text)"}`);
     }
     const usage = result.state.cumulativeTokenUsage;

@@ -16,6 +16,7 @@ import type { AgentTemplate } from "../orchestration/index.ts";
 import { temporalOverload } from "../temporal-overload.ts";
 import {
   agentIdKey,
+  cancelTurnUpdate,
   endSessionSignal,
   eventsQuery,
   historyQuery,
@@ -30,6 +31,8 @@ import {
   workflowIdFor,
   DEFAULT_TENANT,
   SESSION_WORKFLOW_TYPE,
+  type CancelTurnRequest,
+  type CancelTurnResult,
   type LoggedEvent,
   type SessionInput,
   type SessionMessage,
@@ -320,6 +323,17 @@ export class SessionClient {
     owner: MessageOwner = {},
   ): Promise<void> {
     await this.handle(sessionId).signal(userMessageSignal, userMessage(text, messageId, owner));
+  }
+
+  /**
+   * Stops a running turn (the one answering `messageId`, turn number `turn`, or whichever runs
+   * now) and waits until it is recorded as cancelled. Idempotent; when nothing matched, the
+   * answer says why (`cancelled: false`).
+   */
+  async cancelTurn(sessionId: string, request: CancelTurnRequest = {}): Promise<CancelTurnResult> {
+    return this.inRoom(sessionId, () =>
+      this.handle(sessionId).executeUpdate(cancelTurnUpdate, { args: [request] }),
+    );
   }
 
   async state(sessionId: string): Promise<SessionView> {

@@ -50,7 +50,7 @@ function orchestratorFor(
 
 /**
  * A session's decisions recomputed from its recorded inputs with the pure orchestrator, in the
- * order the workflow applies them (spec §4–§6, workflows/session-core.ts): the worker's report of
+ * order the workflow applies them (spec §4–§6, workflows/turn.ts): the worker's report of
  * unavailable tools, the user message, then before each model call the offered tools, after it
  * the usage, and each tool's outcome as it came. The same inputs give the same decisions, so under
  * the session's own template this reproduces what it did, and under another template it shows

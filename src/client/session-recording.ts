@@ -139,10 +139,17 @@ export function readSessionRecording(
           break;
         }
         case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED: {
-          const result = decode(
+          const outcome = decode(
             event.workflowExecutionUpdateCompletedEventAttributes?.outcome?.success,
           );
-          if (isRecord(result) && typeof result["messageId"] === "string") {
+          // `cancelTurn` answers with the cancelled turn's result inside its own outcome.
+          const result =
+            isRecord(outcome) && isRecord(outcome["result"]) ? outcome["result"] : outcome;
+          if (
+            isRecord(result) &&
+            typeof result["messageId"] === "string" &&
+            isRecord(result["state"])
+          ) {
             const recorded = byMessage.get(result["messageId"]);
             if (recorded !== undefined && result["turn"] === recorded.turn) {
               recorded.result = result as unknown as TurnResult;
@@ -220,6 +227,14 @@ export function readSessionRecording(
           }
           const tool = tools.get(id);
           if (tool !== undefined) current?.steps.push({ type: "tool_ok", tool });
+          break;
+        }
+        case EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED: {
+          // A cancelled turn stopped waiting here: whatever the activity reports later (even a
+          // completion during the next turn) never reached the orchestrator.
+          const id = String(event.activityTaskCancelRequestedEventAttributes?.scheduledEventId);
+          models.delete(id);
+          tools.delete(id);
           break;
         }
         case EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED:

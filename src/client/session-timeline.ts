@@ -43,7 +43,7 @@ export interface TimelineTurn {
   turn: number;
   messageId: string;
   text: string;
-  status: "running" | "finished" | "failed";
+  status: "running" | "finished" | "failed" | "cancelled";
   reply?: string;
   error?: string;
   entries: TimelineEntry[];
@@ -181,7 +181,12 @@ export function buildTimeline(sources: TimelineSources): SessionTimeline {
           (candidate) => candidate.messageId === event.messageId,
         );
         if (finished !== undefined) {
-          finished.status = event.error === undefined ? "finished" : "failed";
+          finished.status =
+            event.cancelled === true
+              ? "cancelled"
+              : event.error === undefined
+                ? "finished"
+                : "failed";
           finished.reply = event.text;
           if (event.error !== undefined) finished.error = event.error;
         }

@@ -9,6 +9,8 @@ export interface TurnMetadata {
   activeStep: string | null;
   totalTokens: number;
   error?: string;
+  /** The turn was stopped (`cancelTurn`); its text is what it had written. */
+  cancelled?: true;
 }
 
 /**
@@ -101,6 +103,7 @@ export class TurnChunker {
       activeStep: result.state.activeStep,
       totalTokens: result.state.cumulativeTokenUsage.totalTokens,
       ...(result.error === undefined ? {} : { error: result.error }),
+      ...(result.cancelled === true ? { cancelled: true as const } : {}),
     };
     return [
       ...(complete ? [] : this.missedBy(result)),
@@ -108,7 +111,8 @@ export class TurnChunker {
       ...(result.error === undefined ? [] : [{ type: "error" as const, errorText: result.error }]),
       {
         type: "finish",
-        finishReason: result.error === undefined ? "stop" : "error",
+        finishReason:
+          result.error !== undefined ? "error" : result.cancelled === true ? "interrupted" : "stop",
         messageMetadata: metadata,
       },
     ];

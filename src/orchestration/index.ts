@@ -12,6 +12,9 @@ export {
 export { DEFAULT_RELEASE_AFTER_FAILURES } from "./compiled-template.ts";
 export {
   agentTemplateSchema,
+  arrivalPolicies,
+  arrivalPolicySchema,
+  type ArrivalPolicy,
   DEFAULT_RECENT_TURNS,
   llmProviders,
   type AgentTemplate,

@@ -113,6 +113,11 @@ export const durationSchema = z
   .string()
   .regex(/^\d+(ms|s|m|h|d)$/, 'write a duration like "90s", "30m", "24h" or "7d"');
 
+/** What a message arriving during a turn does (`session.arrivalPolicy`). */
+export const arrivalPolicies = ["queue", "steer", "interrupt", "reject"] as const;
+export const arrivalPolicySchema = z.enum(arrivalPolicies);
+export type ArrivalPolicy = z.infer<typeof arrivalPolicySchema>;
+
 export const agentTemplateSchema = z.strictObject({
   $schema: boundedString(limits.url).optional(),
   id: boundedString(limits.name).regex(
@@ -141,6 +146,13 @@ export const agentTemplateSchema = z.strictObject({
           summarize: z.boolean().default(true),
         })
         .default({ recentTurns: DEFAULT_RECENT_TURNS, summarize: true }),
+      /**
+       * What a message that arrives while a turn runs does: waits its turn (`queue`), joins the
+       * running turn before its next model call (`steer`), stops the running turn and is
+       * answered next (`interrupt`), or is refused as busy (`reject`, HTTP 409). Absent means
+       * `queue`, as in every snapshot taken before the setting existed.
+       */
+      arrivalPolicy: arrivalPolicySchema.optional(),
     })
     .default({
       idleTimeout: "24h",

@@ -8,6 +8,7 @@ import { ApiError, toApiError } from "./api-error.ts";
 import { mountConsole } from "./console-static.ts";
 import { jsonBodyLimit } from "./json-body.ts";
 import { listAgentsRoute } from "./routes/agents.ts";
+import { cancelTurnRoute } from "./routes/cancel.ts";
 import { postChat } from "./routes/chat.ts";
 import { resumeChatStream } from "./routes/chat-stream.ts";
 import { configRoute } from "./routes/config.ts";
@@ -117,6 +118,7 @@ export function createApiApp(api: ApiContext, options: ApiAppOptions): Hono<ApiE
   app.get("/api/sessions", (c) => listSessionsRoute(api, c));
   app.get("/api/sessions/:id", (c) => getSessionRoute(api, c));
   app.delete("/api/sessions/:id", (c) => deleteSessionRoute(api, c));
+  app.post("/api/sessions/:id/cancel", jsonBodyLimit, (c) => cancelTurnRoute(api, c));
   app.get("/api/sessions/:id/history", (c) => getHistoryRoute(api, c));
   app.get("/api/sessions/:id/events", (c) => sessionEventsRoute(api, c));
   app.get("/api/sessions/:id/timeline", (c) => getTimelineRoute(api, c));

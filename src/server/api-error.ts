@@ -37,6 +37,10 @@ export function toApiError(error: unknown, sessionId?: string): ApiError {
       ? new ApiError(409, "session_ended", `${name} has ended`, { cause: error })
       : new ApiError(404, "unknown_session", `no ${name}`, { cause: error });
   }
+  if (error instanceof SessionRequestError && error.type === "SessionBusy") {
+    // The agent refuses messages during a turn (session.arrivalPolicy "reject").
+    return new ApiError(409, "turn_in_progress", `${name}: ${error.message}`, { cause: error });
+  }
   if (error instanceof SessionRequestError) {
     const ended = /session has ended/i.test(error.message);
     return new ApiError(ended ? 409 : 400, ended ? "session_ended" : "rejected", error.message, {

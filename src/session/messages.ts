@@ -1,5 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
 import type {
+  CancelTurnRequest,
+  CancelTurnResult,
   EndSessionRequest,
   EventsQueryInput,
   LoggedEvent,
@@ -13,6 +15,11 @@ import type {
 export const userMessageSignal = defineSignal<[UserMessage]>("userMessage");
 /** A user message whose caller waits for the turn's result; the validator rejects bad input. */
 export const sendMessageUpdate = defineUpdate<TurnResult, [UserMessage]>("sendMessage");
+/**
+ * Stops a running turn: its model and tool activities are cancelled, the turn is recorded as
+ * cancelled with what it had produced, and the next queued message runs. Idempotent.
+ */
+export const cancelTurnUpdate = defineUpdate<CancelTurnResult, [CancelTurnRequest]>("cancelTurn");
 export const endSessionSignal = defineSignal<[EndSessionRequest]>("endSession");
 /** Ends the session and returns its final state once every accepted message is answered. */
 export const endSessionUpdate = defineUpdate<SessionView, [EndSessionRequest]>("endSessionAndWait");

@@ -41,6 +41,30 @@ export const userMessageSchema = z.strictObject({
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
+/**
+ * Which turn to stop: the one answering `messageId`, or turn number `turn`, or (neither) the
+ * turn running now. Both may be given; then both must match.
+ */
+export const cancelTurnRequestSchema = z.strictObject({
+  messageId: messageIdSchema.optional(),
+  turn: z.number().int().positive().optional(),
+  reason: z.string().max(500).optional(),
+});
+export type CancelTurnRequest = z.infer<typeof cancelTurnRequestSchema>;
+
+/** The `cancelTurn` update's answer: what was stopped, or why nothing was. */
+export interface CancelTurnResult {
+  /** True when the turn asked for is (now or already) recorded as cancelled. */
+  cancelled: boolean;
+  /** The turn the answer is about, when one matched. */
+  turn?: number;
+  messageId?: string;
+  /** In words: "turn 3 (message m1) was cancelled", "no turn is running", … */
+  detail: string;
+  /** The matched turn's result: for a cancelled one, what it had produced. */
+  result?: TurnResult;
+}
+
 export const endSessionRequestSchema = z.strictObject({ reason: z.string().max(500).optional() });
 export type EndSessionRequest = z.infer<typeof endSessionRequestSchema>;
 
@@ -79,6 +103,16 @@ export interface TurnResult {
   toolCalls: ToolCallRecord[];
   /** Set when the turn failed (provider error, exhausted script…); the session stays usable. */
   error?: string;
+  /**
+   * Set when a person stopped the turn (`cancelTurn`): `text` is what the model had written
+   * by then and `toolCalls` what had run; the conversation keeps both for the next turn.
+   */
+  cancelled?: true;
+  /**
+   * Set on the result of a message that joined a running turn (`session.arrivalPolicy:
+   * "steer"`): the message id whose turn it joined; turn, text and tool calls are that turn's.
+   */
+  joinedTurnOf?: string;
   state: SessionView;
 }
 
@@ -123,8 +157,20 @@ export type SessionEvent =
       detail?: string;
     }
   | { type: "token_usage"; usage: TokenUsage; total: TokenUsage }
-  | { type: "turn_finished"; messageId: string; turn: number; text: string; error?: string }
+  | {
+      type: "turn_finished";
+      messageId: string;
+      turn: number;
+      text: string;
+      error?: string;
+      /** The turn was stopped by a `cancelTurn` request; `text` is what it had written. */
+      cancelled?: true;
+      /** Why it was stopped, as the request said (or "cancelled by request"). */
+      cancelReason?: string;
+    }
   | { type: "message_rejected"; reason: string }
+  /** A message that arrived during turn `turn` joined it (`session.arrivalPolicy: "steer"`). */
+  | { type: "message_steered"; messageId: string; turn: number; text: string }
   | { type: "continued_as_new"; run: number }
   | { type: "history_summarized"; turns: number; summaryChars: number }
   | { type: "history_summary_failed"; error: string }

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from "./api-types.ts";
+import type { ApiErrorBody, CancelTurnAnswer } from "./api-types.ts";
 import { authStore } from "./auth-store.ts";
 
 /** An API error with its status and code, in the API's own words. */
@@ -51,4 +51,16 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   const response = await authorizedFetch(path, signal === undefined ? {} : { signal });
   if (!response.ok) throw await errorOf(response);
   return (await response.json()) as T;
+}
+
+/**
+ * Stops the session's running turn (`POST /api/sessions/:id/cancel`); resolves once the turn is
+ * recorded as cancelled, or says why nothing was (no turn running). Non-2xx throws.
+ */
+export async function cancelTurn(sessionId: string): Promise<CancelTurnAnswer> {
+  const response = await authorizedFetch(`/api/sessions/${encodeURIComponent(sessionId)}/cancel`, {
+    method: "POST",
+  });
+  if (!response.ok) throw await errorOf(response);
+  return (await response.json()) as CancelTurnAnswer;
 }

@@ -4,6 +4,14 @@ export interface ApiErrorBody {
   error?: { code?: string; message?: string };
 }
 
+/** `POST /api/sessions/:id/cancel`'s answer (the server's CancelTurnResult, as far as read here). */
+export interface CancelTurnAnswer {
+  cancelled: boolean;
+  turn?: number;
+  messageId?: string;
+  detail: string;
+}
+
 export interface ConsoleConfig {
   temporalUiUrl: string | null;
   namespace: string;
@@ -97,7 +105,7 @@ export interface TimelineTurn {
   turn: number;
   messageId: string;
   text: string;
-  status: "running" | "finished" | "failed";
+  status: "running" | "finished" | "failed" | "cancelled";
   reply?: string;
   error?: string;
   entries: TimelineEntry[];

@@ -1,7 +1,7 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, type UIMessage } from "ai";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { authorizedFetch } from "../api/api-fetch.ts";
+import { authorizedFetch, cancelTurn } from "../api/api-fetch.ts";
 import { authStore } from "../api/auth-store.ts";
 import { ForkButton } from "./fork-button.tsx";
 import { MessageView } from "./message-view.tsx";
@@ -46,6 +46,8 @@ export function ChatView({
     resume: true,
   });
   const [draft, setDraft] = useState("");
+  /** The stop request in flight, or why it failed. */
+  const [stopping, setStopping] = useState<"idle" | "stopping" | { failed: string }>("idle");
   const end = useRef<HTMLDivElement>(null);
   const activity = useRef(onActivity);
   activity.current = onActivity;
@@ -58,6 +60,21 @@ export function ChatView({
   }, [messages]);
 
   const busy = status === "submitted" || status === "streaming";
+  useEffect(() => {
+    if (!busy) setStopping("idle");
+  }, [busy]);
+  // useChat's own stop() only stops reading (the turn is durable, and useChat also stops on
+  // unmount): the stop button asks the session to cancel the turn, and the stream then ends
+  // by itself with the reply so far.
+  const stopTurn = () => {
+    setStopping("stopping");
+    void cancelTurn(sessionId).then(
+      () => undefined,
+      (failure: unknown) => {
+        setStopping({ failed: failure instanceof Error ? failure.message : String(failure) });
+      },
+    );
+  };
   const submit = (event: { preventDefault(): void }) => {
     event.preventDefault();
     const text = draft.trim();
@@ -90,7 +107,16 @@ export function ChatView({
             />
           );
         })}
-        {busy && <div className="typing">{agentName} is working…</div>}
+        {busy && (
+          <div className="typing">
+            {agentName} is {stopping === "stopping" ? "stopping" : "working"}…
+          </div>
+        )}
+        {typeof stopping === "object" && (
+          <div className="chat-error" role="alert">
+            Could not stop the turn: {stopping.failed}
+          </div>
+        )}
         {error !== undefined && (
           <div className="chat-error" role="alert">
             {errorText(error)}
@@ -110,9 +136,20 @@ export function ChatView({
             if (event.key === "Enter" && !event.shiftKey) submit(event);
           }}
         />
-        <button type="submit" disabled={busy || draft.trim() === ""}>
-          Send
-        </button>
+        {busy ? (
+          <button
+            type="button"
+            className="stop"
+            disabled={stopping === "stopping"}
+            onClick={stopTurn}
+          >
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={draft.trim() === ""}>
+            Send
+          </button>
+        )}
       </form>
     </section>
   );

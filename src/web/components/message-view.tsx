@@ -43,6 +43,12 @@ const roleNames: Record<UIMessage["role"], string> = {
   system: "summary",
 };
 
+/** A reply whose turn was cancelled (the stream's `finish` metadata says so). */
+function isStopped(message: UIMessage): boolean {
+  const metadata = message.metadata as { cancelled?: unknown } | undefined;
+  return metadata?.cancelled === true;
+}
+
 /** One message of the chat, every part in order. */
 export function MessageView({
   message,
@@ -63,6 +69,7 @@ export function MessageView({
       {message.parts.map((part, index) => (
         <PartView key={index} part={part} role={message.role} />
       ))}
+      {isStopped(message) && <div className="stopped">⏹ stopped: the reply ends here</div>}
     </article>
   );
 }

@@ -3,7 +3,13 @@ import { duration, shown } from "../format.ts";
 import { JsonBlock } from "./json-block.tsx";
 import { OrchestrationLine } from "./orchestration-line.tsx";
 
-function ModelCall({ entry }: { entry: Extract<TimelineEntry, { kind: "model_call" }> }) {
+function ModelCall({
+  entry,
+  turnRunning,
+}: {
+  entry: Extract<TimelineEntry, { kind: "model_call" }>;
+  turnRunning: boolean;
+}) {
   return (
     <li className="entry model-call" data-kind="model_call">
       <div className="entry-head">
@@ -13,7 +19,9 @@ function ModelCall({ entry }: { entry: Extract<TimelineEntry, { kind: "model_cal
         </span>
         <span className="meta">
           {entry.usage === undefined
-            ? "running…"
+            ? turnRunning
+              ? "running…"
+              : "stopped (no answer)"
             : `${entry.usage.inputTokens} in · ${entry.usage.outputTokens} out · ${entry.usage.totalTokens} tokens`}
         </span>
       </div>
@@ -59,8 +67,17 @@ function ToolCall({ entry }: { entry: Extract<TimelineEntry, { kind: "tool_call"
   );
 }
 
-/** One thing that happened in a turn. */
-export function TimelineEntryView({ entry }: { entry: TimelineEntry }) {
+/**
+ * One thing that happened in a turn. A model call with no answer is running while its turn
+ * runs, and was stopped once the turn ended without it (a cancelled turn).
+ */
+export function TimelineEntryView({
+  entry,
+  turnRunning = true,
+}: {
+  entry: TimelineEntry;
+  turnRunning?: boolean;
+}) {
   switch (entry.kind) {
     case "orchestration":
       return (
@@ -69,7 +86,7 @@ export function TimelineEntryView({ entry }: { entry: TimelineEntry }) {
         </li>
       );
     case "model_call":
-      return <ModelCall entry={entry} />;
+      return <ModelCall entry={entry} turnRunning={turnRunning} />;
     case "tool_call":
       return <ToolCall entry={entry} />;
     case "event":

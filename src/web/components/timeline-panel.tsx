@@ -12,7 +12,11 @@ function TurnView({ turn }: { turn: TimelineTurn }) {
       </div>
       <ol className="entries">
         {turn.entries.map((entry) => (
-          <TimelineEntryView key={`${entry.kind}-${entry.offset}`} entry={entry} />
+          <TimelineEntryView
+            key={`${entry.kind}-${entry.offset}`}
+            entry={entry}
+            turnRunning={turn.status === "running"}
+          />
         ))}
       </ol>
       {turn.error !== undefined && <div className="tool-error">turn failed: {turn.error}</div>}

@@ -41,11 +41,14 @@ function call(tool: string, input: unknown): RunToolInput {
 }
 
 // buildToolSet only keeps the context for when the model calls a tool, which these tests never do.
-const unusedTurnContext = new Proxy({} as TurnContext, {
-  get(_target, property) {
-    throw new Error(`the tool set used the turn context (${String(property)}) while being built`);
+const unusedTurnContext = new Proxy<object>(
+  {},
+  {
+    get(_target, property) {
+      throw new Error(`the tool set used the turn context (${String(property)}) while being built`);
+    },
   },
-});
+) as TurnContext;
 
 function registryWithWordCount(): ToolRegistry {
   const registry = createToolRegistry();
