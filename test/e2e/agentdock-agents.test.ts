@@ -132,7 +132,10 @@ describe("agents --dir with a folder of AgentDock agents", () => {
       writeFileSync(file, JSON.stringify({ ...json, agentId: "cognitive-reasoner" }));
       const run = await agents([], {}, dir);
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stdout, /^cognitive-reasoner\s+Cognitive Reasoner\s+7\s+7\s+agents\//m);
+      assert.match(
+        run.stdout,
+        /^cognitive-reasoner\s+Cognitive Reasoner\s+7\s+7\s+sha256:[0-9a-f]{12}\s+agents\//m,
+      );
       assert.ok(
         run.stderr.includes(
           `note: cognitive-reasoner: ${file} is not used: an earlier folder has an agent with the same id`,
