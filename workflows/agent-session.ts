@@ -11,6 +11,7 @@ import { hasAwaitedPending, installMessageIntake } from "./message-intake.ts";
 import { Session } from "./session.ts";
 import { installSessionEnd, requestEnd } from "./session-end.ts";
 import { installSessionQueries } from "./session-queries.ts";
+import { installToolApproval } from "./tool-approval.ts";
 import { runNextTurn } from "./turn.ts";
 import { installTurnCancel } from "./turn-cancel.ts";
 import { SessionVisibility } from "./visibility.ts";
@@ -50,6 +51,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   installSessionEnd(session);
   installSessionQueries(session);
   installTurnCancel(session);
+  installToolApproval(session);
 
   visibility.publish();
   for (;;) {

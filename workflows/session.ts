@@ -14,6 +14,7 @@ import { activeStepOf } from "./active-step.ts";
 import { EventLog } from "./event-log.ts";
 import { SessionStream } from "./session-stream.ts";
 import { restoreState, type SessionState } from "./session-state.ts";
+import { pendingApproval } from "./tool-approval.ts";
 
 /**
  * The one owner of a session's state: the plain-data `state`, the orchestrator that decides on
@@ -114,6 +115,7 @@ export class Session {
   view(): SessionView {
     const { state } = this;
     const orchestration = state.orchestration;
+    const awaitingApproval = pendingApproval(state);
     return {
       sessionId: this.input.sessionId,
       agentId: this.template.id,
@@ -135,6 +137,7 @@ export class Session {
       ...(state.lastStep === undefined ? {} : { lastStep: state.lastStep }),
       ...(state.lastFailure === undefined ? {} : { lastFailure: state.lastFailure }),
       ...(state.endReason === undefined ? {} : { endReason: state.endReason }),
+      ...(awaitingApproval === undefined ? {} : { awaitingApproval }),
     };
   }
 }

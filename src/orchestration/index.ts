@@ -30,3 +30,15 @@ export type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 export { matchesPattern } from "./tool-patterns.ts";
 export { parseDuration } from "./duration.ts";
 export { TURN_NOTE_PREFIX, turnNote } from "./turn-notes.ts";
+export {
+  approvalRulesSchema,
+  type ApprovalCondition,
+  type ApprovalRule,
+} from "./approval-schema.ts";
+export {
+  approvalFor,
+  compileApprovalRegex,
+  conditionHolds,
+  parseApprovalTimeout,
+  type ApprovalNeed,
+} from "./tool-approval.ts";
