@@ -1,8 +1,13 @@
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, type UIMessage } from "ai";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from "ai";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { authorizedFetch } from "../api/api-fetch.ts";
 import { authStore } from "../api/auth-store.ts";
+import { ApprovalContext, type ApprovalAnswer } from "./approval-context.ts";
 import { MessageView } from "./message-view.tsx";
 
 export interface ChatViewProps {
@@ -35,12 +40,21 @@ export function ChatView({
       }),
     [agentId],
   );
-  const { messages, sendMessage, status, error, clearError } = useChat({
+  const { messages, sendMessage, status, error, clearError, addToolApprovalResponse } = useChat({
     id: sessionId,
     messages: initialMessages,
     transport,
     resume: true,
+    // An answer to a tool approval goes back at once; the API continues the turn that waited.
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+  const answerApproval = useMemo(
+    () => (answer: ApprovalAnswer) => {
+      clearError();
+      void addToolApprovalResponse(answer);
+    },
+    [addToolApprovalResponse, clearError],
+  );
   const [draft, setDraft] = useState("");
   const end = useRef<HTMLDivElement>(null);
   const activity = useRef(onActivity);
@@ -69,9 +83,11 @@ export function ChatView({
         {messages.length === 0 && (
           <p className="empty">No messages yet. Say something to {agentName}.</p>
         )}
-        {messages.map((message) => (
-          <MessageView key={message.id} message={message} agentName={agentName} />
-        ))}
+        <ApprovalContext.Provider value={answerApproval}>
+          {messages.map((message) => (
+            <MessageView key={message.id} message={message} agentName={agentName} />
+          ))}
+        </ApprovalContext.Provider>
         {busy && <div className="typing">{agentName} is working…</div>}
         {error !== undefined && (
           <div className="chat-error" role="alert">
