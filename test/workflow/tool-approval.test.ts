@@ -79,6 +79,14 @@ describe("tool calls that wait for a person's approval", () => {
       /\*\*awaiting approval\*\*: tool think with input \\\{"topic":/,
     );
     assert.deepEqual(await scheduledTools(env.client, workflowIdFor(sessionId)), []);
+    // The README's filter finds it (visibility is eventually consistent: poll briefly).
+    const query = `SessionStatus="awaiting_approval" AND AwaitingApproval="think" AND WorkflowId="${workflowIdFor(sessionId)}"`;
+    let listed = 0;
+    for (let tries = 0; tries < 100 && listed === 0; tries++) {
+      for await (const _ of env.client.workflow.list({ query })) listed += 1;
+      if (listed === 0) await sleep(100);
+    }
+    assert.equal(listed, 1, `listed by ${query}`);
 
     const decided = await env.sessions.decideApproval(sessionId, {
       approvalId: pending.approvalId,
@@ -228,4 +236,49 @@ describe("tool calls that wait for a person's approval", () => {
       /decision: decision is "approve" or "deny"; by: say who decides/,
     );
   });
+
+  it(
+    "keeps decided approvals across continue-as-new: a late answer is still told who decided",
+    { timeout: 60_000 },
+    async () => {
+      const { env } = session;
+      const sessionId = uniqueId("approval-can");
+      const settings = { continueAsNewAfterEvents: 30 };
+      const turn = env.sessions.sendWithStart(
+        { template: approvalAgent(), sessionId, settings },
+        "Weigh the options for our launch",
+        "m1",
+      );
+      const pending = await pendingApproval(env.sessions, sessionId);
+      await env.sessions.decideApproval(sessionId, {
+        approvalId: pending.approvalId,
+        decision: "approve",
+        by: "alice",
+      });
+      await turn;
+      // The second turn's call waits too; answered, the turn ends and the run continues as new.
+      const next = env.sessions.send(sessionId, "And once more", "m2");
+      const again = await pendingApproval(env.sessions, sessionId);
+      assert.notEqual(again.approvalId, pending.approvalId);
+      await env.sessions.decideApproval(sessionId, {
+        approvalId: again.approvalId,
+        decision: "approve",
+        by: "alice",
+      });
+      assert.equal((await next).error, undefined);
+      const view = await env.sessions.state(sessionId);
+      assert.ok(view.run >= 2, `run ${view.run}: the session continued as new`);
+      await assert.rejects(
+        env.sessions.decideApproval(sessionId, {
+          approvalId: pending.approvalId,
+          decision: "deny",
+          by: "bob",
+        }),
+        (error: unknown) =>
+          error instanceof SessionRequestError &&
+          error.type === "ApprovalAlreadyDecided" &&
+          /already approved by alice/.test(error.message),
+      );
+    },
+  );
 });
