@@ -20,7 +20,7 @@ const schema = z.object({
 });
 
 /** Who the record names when `--as` is not given: the local user, marked as from the CLI. */
-function defaultApprover(): string {
+export function defaultApprover(): string {
   try {
     return `${userInfo().username} (CLI)`;
   } catch {
