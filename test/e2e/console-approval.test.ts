@@ -93,6 +93,14 @@ describe(
       await shows(".tool-part[data-tool=summarize][data-state=output-available]", "done");
       await page.locator(".typing").waitFor({ state: "detached" });
       await shows(".message.assistant .text", /Summarize our launch plan/);
+      await shows(
+        ".timeline [data-kind=approval_decided]",
+        "✓ summarize approved by anonymous (HTTP) at",
+      );
+      await shows(
+        ".timeline [data-kind=approval_requested]",
+        /⏸ summarize waits for approval \(t1-/,
+      );
       const { decided } = await approvals(sessionId);
       assert.deepEqual(
         decided.map((record) => [
