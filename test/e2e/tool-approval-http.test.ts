@@ -1,12 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isToolUIPart, type UIMessage } from "ai";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DefaultChatTransport, isToolUIPart, type UIMessage } from "ai";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import type { ApprovalsView, SessionView } from "../../src/session/index.ts";
 import { ApprovalChat } from "../support/approval-chat.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
-import { chatAsUseChat, textOf, userMessage } from "../support/use-chat-client.ts";
+import { chatAsUseChat, lastMessage, textOf, userMessage } from "../support/use-chat-client.ts";
 
 const token = "approval-token-1234";
 const auth = { authorization: `Bearer ${token}` };
@@ -40,13 +43,25 @@ describe("tool approval over HTTP, in the AI SDK's approval protocol", () => {
   let env: TestEnv;
   let api: ApiServer;
   let url: string;
+  // An agent both of whose tools wait for approval: one turn asks twice.
+  const agentsDir = mkdtempSync(join(tmpdir(), "agentdock-approval-twice-"));
   before(async () => {
+    mkdirSync(join(agentsDir, "approval-twice"));
+    writeFileSync(
+      join(agentsDir, "approval-twice", "template.json"),
+      JSON.stringify({
+        id: "approval-twice",
+        name: "Approval twice",
+        tools: ["think", "summarize"],
+        orchestration: { approve: ["think", "summarize"] },
+      }),
+    );
     env = await createTestEnv();
     await env.startWorker();
     api = createApiServer({
       client: env.client,
       taskQueue: env.taskQueue,
-      agentsDirs: ["agents", "docs/examples"],
+      agentsDirs: ["agents", "docs/examples", agentsDir],
       token,
       corsOrigins: [],
     });
@@ -55,6 +70,7 @@ describe("tool approval over HTTP, in the AI SDK's approval protocol", () => {
   after(async () => {
     await api.close();
     await env.close();
+    rmSync(agentsDir, { recursive: true, force: true });
   });
 
   const request = (path: string, init: { method?: string; body?: unknown } = {}) =>
@@ -216,5 +232,49 @@ describe("tool approval over HTTP, in the AI SDK's approval protocol", () => {
       },
     );
     assert.equal(denied.status, 200);
+  });
+
+  it("a resumed stream (page reload) goes past a request already answered and stops at the one still waiting", async () => {
+    const chatId = uniqueId("resume-twice");
+    const first = await chatAsUseChat({
+      url,
+      agentId: "approval-twice",
+      chatId,
+      messages: [userMessage("Summarize our launch plan")],
+      headers: auth,
+    });
+    assert.deepEqual(toolStates(first), [["tool-think", "approval-requested"]]);
+    const answered = await request(
+      `/api/sessions/${chatId}/approvals/${requestedApproval(first)}`,
+      {
+        method: "POST",
+        body: { decision: "approve" },
+      },
+    );
+    assert.equal(answered.status, 200);
+    let second: ApprovalsView | undefined;
+    for (let tries = 0; tries < 100; tries++) {
+      second = (await (await request(`/api/sessions/${chatId}/approvals`)).json()) as ApprovalsView;
+      if (second.pending[0]?.tool === "summarize") break;
+      await sleep(100);
+    }
+    assert.equal(second?.pending[0]?.tool, "summarize");
+
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${url}/api/chat/approval-twice`,
+      headers: auth,
+    });
+    const stream = await transport.reconnectToStream({ chatId });
+    assert.ok(stream !== null, "the waiting turn is resumable");
+    const resumed = await lastMessage(stream);
+    assert.deepEqual(toolStates(resumed), [
+      ["tool-think", "output-available"],
+      ["tool-summarize", "approval-requested"],
+    ]);
+    const deny = await request(`/api/sessions/${chatId}/approvals/${requestedApproval(resumed)}`, {
+      method: "POST",
+      body: { decision: "deny" },
+    });
+    assert.equal(deny.status, 200);
   });
 });

@@ -203,6 +203,24 @@ function runningTurnOf(events: readonly LoggedEvent[], messageId: string): strin
 }
 
 /**
+ * Whether the session still waits for this approval. A viewer replaying a turn (a reload, a
+ * slow reader) can reach a request already decided (or timed out): the stream then goes on to
+ * the decision instead of stopping at a question nobody can answer any more.
+ */
+async function stillPending(
+  api: ApiContext,
+  sessionId: string,
+  approvalId: string,
+): Promise<boolean> {
+  try {
+    const { pending } = await api.sessions.approvals(sessionId);
+    return pending.some((record) => record.approvalId === approvalId);
+  } catch {
+    return true;
+  }
+}
+
+/**
  * One turn as UI message-stream chunks: its live events from its start, then its result. The
  * stream stops when the turn waits for a person's approval (the answer's request continues it,
  * `resume.after` naming that approval: what came before it was streamed already).
@@ -239,7 +257,10 @@ export async function* turnChunks(
         chunker.resumeAfter();
       }
       yield* chunks;
-      if (event?.type === "approval_requested") {
+      if (
+        event?.type === "approval_requested" &&
+        (await stillPending(api, sessionId, event.approvalId))
+      ) {
         yield* chunker.pause();
         return;
       }
