@@ -80,7 +80,7 @@ function describeDecision(decision: ApprovalDecision): string {
     case "timed_out":
       return `denied: nobody approved it in time${reason}`;
     case "cancelled":
-      return `not run: ${decision.reason ?? "the turn was stopped"}`;
+      return `cancelled (${decision.reason ?? "the turn was stopped"})`;
   }
 }
 

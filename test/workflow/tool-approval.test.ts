@@ -281,4 +281,37 @@ describe("tool calls that wait for a person's approval", () => {
       );
     },
   );
+
+  it(
+    "stopping the turn while a call waits settles it as not run; a later answer is refused",
+    { timeout: 60_000 },
+    async () => {
+      const { env } = session;
+      const sessionId = uniqueId("approval-cancel");
+      const turn = env.sessions.sendWithStart(
+        { template: approvalAgent(), sessionId },
+        "Weigh the options for our launch",
+        "m1",
+      );
+      const pending = await pendingApproval(env.sessions, sessionId);
+      const cancelled = await env.sessions.cancelTurn(sessionId, { reason: "changed my mind" });
+      assert.equal(cancelled.cancelled, true, cancelled.detail);
+      const result = await turn;
+      assert.equal(result.cancelled, true);
+      assert.deepEqual(await scheduledTools(env.client, workflowIdFor(sessionId)), []);
+      const { pending: still, decided } = await env.sessions.approvals(sessionId);
+      assert.deepEqual(still, []);
+      assert.equal(decided[0]?.decision?.outcome, "cancelled");
+      assert.equal(decided[0].decision.reason, "changed my mind");
+      assert.equal((await env.sessions.state(sessionId)).status, "idle");
+      await assert.rejects(
+        env.sessions.decideApproval(sessionId, {
+          approvalId: pending.approvalId,
+          decision: "approve",
+          by: "late",
+        }),
+        /was already cancelled \(changed my mind\) at /,
+      );
+    },
+  );
 });
