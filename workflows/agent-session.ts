@@ -12,6 +12,7 @@ import { Session } from "./session.ts";
 import { installSessionEnd, requestEnd } from "./session-end.ts";
 import { installSessionQueries } from "./session-queries.ts";
 import { installTemplateUpgrades } from "./template-upgrade.ts";
+import { installToolApproval } from "./tool-approval.ts";
 import { runNextTurn } from "./turn.ts";
 import { installTurnCancel } from "./turn-cancel.ts";
 import { SessionVisibility } from "./visibility.ts";
@@ -55,6 +56,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   installSessionQueries(session);
   installTurnCancel(session);
   const upgrades = installTemplateUpgrades(session);
+  installToolApproval(session);
 
   visibility.publish();
   for (;;) {

@@ -2,6 +2,7 @@ import { workflowInfo } from "@temporalio/workflow";
 import { DEFAULT_CONTINUE_AS_NEW_AFTER_EVENTS } from "../src/session/constants.ts";
 import type { CarriedSession, SessionInput } from "../src/session/session-types.ts";
 import type { Session } from "./session.ts";
+import { decidedApprovals } from "./tool-approval.ts";
 
 /** Whether this run should hand over to a new one (the server suggests it, or history is long). */
 export function continueAsNewDue(input: SessionInput): boolean {
@@ -30,5 +31,6 @@ export function carrySession(session: Session): CarriedSession {
     stream: session.stream.getState(),
     ...(state.lastStep === undefined ? {} : { lastStep: state.lastStep }),
     ...(state.lastFailure === undefined ? {} : { lastFailure: state.lastFailure }),
+    ...(state.approvals.length === 0 ? {} : { approvals: decidedApprovals(state) }),
   };
 }

@@ -16,6 +16,14 @@ function statusLine(view: SessionView): string {
   switch (view.status) {
     case "running":
       return `**running** (a turn is in progress) · ${where}`;
+    case "awaiting_approval": {
+      const waiting = view.awaitingApproval;
+      const what =
+        waiting === undefined
+          ? "a tool call"
+          : `tool ${markdownLine(waiting.tool)} with input ${markdownLine(compactJson(waiting.input))}`;
+      return `**awaiting approval**: ${what} · ${where}`;
+    }
     case "idle":
       return `idle (waiting for a message) · ${where}`;
     case "failed":
@@ -78,10 +86,13 @@ export function renderCurrentDetails(input: CurrentDetailsInput): string {
     "",
     `- **Status:** ${statusLine(view)}`,
   ];
-  if (view.status === "running" && now !== undefined) {
+  const inTurn = view.status === "running" || view.status === "awaiting_approval";
+  if (inTurn && now !== undefined) {
     lines.push(`- **Now:** ${markdownLine(now)}`);
   }
-  const queued = view.status === "running" ? view.pendingMessages - 1 : view.pendingMessages;
+  const waiting = view.awaitingApproval;
+  if (waiting !== undefined) lines.push(...approvalLines(waiting));
+  const queued = inTurn ? view.pendingMessages - 1 : view.pendingMessages;
   if (queued > 0) lines.push(`- **Queued:** ${queued} more message${queued === 1 ? "" : "s"}`);
   lines.push(
     `- **Active step:** ${view.activeStep === null ? "none (every agent tool allowed)" : markdownLine(view.activeStep)}`,
@@ -107,6 +118,21 @@ export function renderCurrentDetails(input: CurrentDetailsInput): string {
   // are hidden: an empty last paragraph is what gets cut, never a line of the details.
   lines.push("", "&#160;");
   return lines.join("\n");
+}
+
+/** The input as one short line of JSON: the details panel is narrow. */
+function compactJson(value: unknown): string {
+  // JSON.stringify gives undefined for undefined input, whatever its declared type says.
+  const text = value === undefined ? "undefined" : JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+function approvalLines(waiting: NonNullable<SessionView["awaitingApproval"]>): string[] {
+  return [
+    `- **Approval id:** ${markdownLine(waiting.approvalId)} (rule ${markdownLine(waiting.rule)})`,
+    `- **Requested:** ${markdownLine(readableTime(waiting.requestedAt))}${waiting.expiresAt === undefined ? " · no time limit" : ` · denied at ${markdownLine(readableTime(waiting.expiresAt))} if nobody answers`}`,
+    `- **Answer with:** ${markdownLine(`agentdock-temporal approve (or deny) <session> ${waiting.approvalId}, the console, or POST /api/sessions/<session>/approvals/${waiting.approvalId}`)}`,
+  ];
 }
 
 /** "2026-11-23 12:52:19 UTC" from an ISO time. */

@@ -1,4 +1,5 @@
 import type { OrchestrationState } from "../src/orchestration/index.ts";
+import type { ApprovalRecord } from "../src/session/approvals.ts";
 import type {
   CarriedSession,
   SessionMessage,
@@ -56,6 +57,8 @@ export interface SessionState {
   lastTurnStart: number;
   /** The plug-in tools the last availability check reported: offered to the model like built-ins. */
   pluginTools: PluginToolDefinition[];
+  /** Tool calls waiting for a person's approval, and the latest decided ones (tool-approval.ts). */
+  approvals: ApprovalRecord[];
 }
 
 /** A run's state: fresh, or what the previous run carried over. */
@@ -86,5 +89,6 @@ export function restoreState(
     turnNotes: [],
     lastTurnStart: streamStart,
     pluginTools: [],
+    approvals: carried?.approvals ?? [],
   };
 }

@@ -11,6 +11,7 @@ import { TOOL_ACTIVITY_MAX_ATTEMPTS, TOOL_ACTIVITY_TIMEOUT } from "../src/sessio
 import { createToolRegistry, type ToolRegistry } from "../src/tools/index.ts";
 import type { PluginToolDefinition } from "../activities/tool-availability.ts";
 import type { ToolActivities } from "../activities/tool-types.ts";
+import { approvalRefusal, awaitApproval } from "./tool-approval.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 /**
@@ -117,6 +118,13 @@ async function executeGuarded(
       type: "orchestration",
       event: { type: "tool_refused", tool: name, reason: check.reason, expected: check.expected },
     });
+    context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "refused", detail });
+    throw new Error(detail);
+  }
+  const approval = await awaitApproval(context, name, input, toolCallId);
+  if (approval !== undefined && approval.outcome !== "approved") {
+    const detail = approvalRefusal(name, approval);
+    context.recordToolCall({ toolCallId, toolName: name, status: "refused", detail });
     context.emit({ type: "tool_finished", toolCallId, toolName: name, status: "refused", detail });
     throw new Error(detail);
   }

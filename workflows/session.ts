@@ -15,6 +15,7 @@ import { activeStepOf } from "./active-step.ts";
 import { EventLog } from "./event-log.ts";
 import { SessionStream } from "./session-stream.ts";
 import { restoreState, type SessionState } from "./session-state.ts";
+import { pendingApproval } from "./tool-approval.ts";
 
 /**
  * The one owner of a session's state: the plain-data `state`, the orchestrator that decides on
@@ -118,6 +119,7 @@ export class Session {
   view(): SessionView {
     const { state } = this;
     const orchestration = state.orchestration;
+    const awaitingApproval = pendingApproval(state);
     return {
       sessionId: this.input.sessionId,
       agentId: this.template.id,
@@ -142,6 +144,7 @@ export class Session {
       ...(this.input.templateVersion === undefined
         ? {}
         : { templateVersion: this.input.templateVersion }),
+      ...(awaitingApproval === undefined ? {} : { awaitingApproval }),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { patched, setCurrentDetails, upsertSearchAttributes } from "@temporalio/workflow";
 import {
   activeStepKey,
+  awaitingApprovalKey,
   lastStepKey,
   sessionStatusKey,
   turnCountKey,
@@ -27,6 +28,10 @@ function activityOf(event: SessionEvent): string | undefined {
       return `tool ${event.toolName} running`;
     case "tool_finished":
       return `tool ${event.toolName} ${event.status === "ok" ? "finished" : event.status === "refused" ? "refused" : "failed"}`;
+    case "approval_requested":
+      return `tool ${event.tool} awaiting approval`;
+    case "approval_decided":
+      return `tool ${event.tool} ${event.outcome === "approved" ? "approved" : event.outcome === "timed_out" ? "not approved in time" : event.outcome}`;
     case "turn_finished":
       return `turn ${event.turn} ${event.cancelled === true ? "cancelled" : event.error === undefined ? "answered" : "failed"}`;
     default:
@@ -44,6 +49,7 @@ export class SessionVisibility {
   private readonly session: Session;
   private lastAttributes = "";
   private now: string | undefined;
+  private approvalAttribute = false;
 
   constructor(session: Session) {
     this.session = session;
@@ -64,19 +70,25 @@ export class SessionVisibility {
       return;
     }
     const view = this.session.view();
-    if (view.status === "running" && patched(MID_TURN_PATCH)) this.upsertIfChanged(view);
+    const inTurn = view.status === "running" || view.status === "awaiting_approval";
+    if (inTurn && patched(MID_TURN_PATCH)) this.upsertIfChanged(view);
     this.publishDetails(view);
   }
 
   private upsertIfChanged(view: SessionView): void {
-    const key = JSON.stringify([view.activeStep, view.status, view.turn, view.lastStep]);
+    const awaiting = view.awaitingApproval?.tool;
+    const key = JSON.stringify([view.activeStep, view.status, view.turn, view.lastStep, awaiting]);
     if (key === this.lastAttributes) return;
+    // Sessions that never waited for an approval keep the attribute unset (and their upserts
+    // as they were recorded); once one did, it is set while waiting and cleared after.
+    this.approvalAttribute ||= awaiting !== undefined;
     this.lastAttributes = key;
     upsertSearchAttributes([
       { key: activeStepKey, value: view.activeStep ?? "none" },
       { key: sessionStatusKey, value: view.status },
       { key: turnCountKey, value: view.turn },
       ...(view.lastStep === undefined ? [] : [{ key: lastStepKey, value: view.lastStep }]),
+      ...(this.approvalAttribute ? [{ key: awaitingApprovalKey, value: awaiting ?? null }] : []),
     ]);
   }
 
@@ -88,7 +100,8 @@ export class SessionVisibility {
         view,
         sequence: activeStepOf(session.template, orchestration)?.sequence,
         decisions: session.orchestrator.toolDecisions(orchestration),
-        now: view.status === "running" ? this.now : undefined,
+        now:
+          view.status === "running" || view.status === "awaiting_approval" ? this.now : undefined,
       }),
     );
   }

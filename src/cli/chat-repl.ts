@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import type { SessionClient } from "../client/index.ts";
 import { StreamHub, watchTurn } from "../client/index.ts";
+import { askApproval } from "./chat-approval.ts";
 import { formatRecap } from "./chat-recap.ts";
 import { TurnView } from "./turn-view.ts";
 
@@ -52,8 +53,21 @@ export async function runChat(options: ChatOptions): Promise<void> {
       result: accepted.result(),
       signal: turnWatch.signal,
     })) {
-      if (watched.type === "live") view.show(watched.event.item);
-      else view.finish(watched.result);
+      if (watched.type !== "live") {
+        view.finish(watched.result);
+        continue;
+      }
+      const { item } = watched.event;
+      view.show(item);
+      if (item.type === "session" && item.event.type === "approval_requested") {
+        const answered = await askApproval(item.event, {
+          sessions,
+          sessionId,
+          nextLine,
+          write: (text) => output.write(text),
+        });
+        if (!answered) return;
+      }
     }
   };
 
@@ -93,8 +107,16 @@ export async function runChat(options: ChatOptions): Promise<void> {
     if (options.interactive) lines.prompt();
   };
   prompt();
+  // One reader of the input for both messages and answers to approval requests mid-turn.
+  const reader = lines[Symbol.asyncIterator]();
+  async function nextLine(): Promise<string | undefined> {
+    const next = await reader.next();
+    return next.done === true ? undefined : next.value;
+  }
   try {
-    for await (const line of lines) {
+    for (;;) {
+      const line = await nextLine();
+      if (line === undefined) break;
       const text = line.trim();
       if (text === "") {
         prompt();

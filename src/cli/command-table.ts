@@ -1,8 +1,11 @@
 import type { Command } from "./cli-context.ts";
 import { agentsCommand } from "./commands/agents.ts";
+import { approvalsCommand } from "./commands/approvals.ts";
+import { approveCommand } from "./commands/approve.ts";
 import { cancelCommand } from "./commands/cancel.ts";
 import { chatCommand } from "./commands/chat.ts";
 import { devCommand } from "./commands/dev.ts";
+import { denyCommand } from "./commands/deny.ts";
 import { endCommand } from "./commands/end.ts";
 import { forkCommand } from "./commands/fork.ts";
 import { historyCommand } from "./commands/history.ts";
@@ -28,6 +31,9 @@ export const commands: readonly Command[] = [
   stateCommand,
   historyCommand,
   cancelCommand,
+  approvalsCommand,
+  approveCommand,
+  denyCommand,
   endCommand,
   forkCommand,
   upgradeCommand,
@@ -57,7 +63,7 @@ Connection (every command but start and dev): Temporal's environment configurati
   AGENTDOCK_TASK_QUEUE   the workers' task queue (default "agentdock")
   AGENTDOCK_AGENTS_DIR   more template folders, separated like PATH
 
---json (send, sessions, state, history, cancel, end, fork, upgrade, agents, replay) prints one JSON document on stdout;
+--json (send, sessions, state, history, cancel, approvals, approve, deny, end, fork, upgrade, agents, replay) prints one JSON document on stdout;
 messages and errors go to stderr.
 
 ${exitCodesHelp}

@@ -51,6 +51,19 @@ export function describeEvent(event: SessionEvent): string | undefined {
       return event.status === "ok" || event.status === "refused"
         ? undefined
         : `  ✗ tool ${event.toolName} ${event.status}: ${event.detail ?? ""}`;
+    case "approval_requested": {
+      const input = JSON.stringify(event.input);
+      const shown = input.length > 160 ? `${input.slice(0, 159)}…` : input;
+      const limit =
+        event.expiresAt === undefined ? "" : `, denied at ${event.expiresAt} if nobody answers`;
+      return `  ⏸ ${event.tool} waits for approval (${event.approvalId}${limit}): input ${shown}\n    answer with: agentdock-temporal approve|deny <session> ${event.approvalId} [--reason TEXT]`;
+    }
+    case "approval_decided": {
+      const reason = event.reason === undefined ? "" : `: ${event.reason}`;
+      return event.outcome === "approved"
+        ? `  ✓ ${event.tool} approved by ${event.by}${reason}`
+        : `  ✗ ${event.tool} ${event.outcome.replace("_", " ")} (${event.by})${reason}`;
+    }
     case "message_rejected":
       return `  ✗ message rejected: ${event.reason}`;
     case "message_steered":

@@ -25,6 +25,13 @@ export function formatState(view: SessionView): string {
   );
   if (view.lastStep !== undefined) rows.push(["last step", view.lastStep]);
   if (view.templateVersion !== undefined) rows.push(["template", view.templateVersion]);
+  const waiting = view.awaitingApproval;
+  if (waiting !== undefined) {
+    rows.push([
+      "awaiting",
+      `approval ${waiting.approvalId}: ${waiting.tool} with input ${JSON.stringify(waiting.input)} (agentdock-temporal approve|deny ${view.sessionId})`,
+    ]);
+  }
   const failure = view.lastFailure;
   if (failure !== undefined) {
     rows.push([

@@ -16,7 +16,12 @@ import type { AgentTemplate } from "../orchestration/index.ts";
 import { temporalOverload } from "../temporal-overload.ts";
 import {
   agentIdKey,
+  approvalsQuery,
   cancelTurnUpdate,
+  decideApprovalUpdate,
+  type ApprovalsView,
+  type DecideApprovalRequest,
+  type DecideApprovalResult,
   endSessionSignal,
   eventsQuery,
   historyQuery,
@@ -334,6 +339,24 @@ export class SessionClient {
     return this.inRoom(sessionId, () =>
       this.handle(sessionId).executeUpdate(cancelTurnUpdate, { args: [request] }),
     );
+  }
+
+  /**
+   * A person's answer to a tool call waiting for approval. Fails with a `SessionRequestError` of
+   * type `UnknownApproval` or `ApprovalAlreadyDecided` (the first of two racing answers wins).
+   */
+  async decideApproval(
+    sessionId: string,
+    request: DecideApprovalRequest,
+  ): Promise<DecideApprovalResult> {
+    return this.inRoom(sessionId, () =>
+      this.handle(sessionId).executeUpdate(decideApprovalUpdate, { args: [request] }),
+    );
+  }
+
+  /** The tool calls waiting for approval, and the latest decided ones. */
+  async approvals(sessionId: string): Promise<ApprovalsView> {
+    return this.handle(sessionId).query(approvalsQuery);
   }
 
   async state(sessionId: string): Promise<SessionView> {

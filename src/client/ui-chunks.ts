@@ -28,6 +28,8 @@ export class TurnChunker {
   private sawLive = false;
   /** The text streamed in the current model step (the turn's text is its last step's). */
   private stepText = "";
+  /** Tool calls a person denied (or nobody approved in time): their refusal is not an error. */
+  private readonly denied = new Set<string>();
 
   start(messageId: string): UIMessageChunk[] {
     return [{ type: "start", messageId }];
@@ -75,8 +77,21 @@ export class TurnChunker {
         return [
           { type: "tool-output-available", toolCallId: event.toolCallId, output: event.output },
         ];
+      case "approval_requested":
+        return [
+          ...this.closeParts(),
+          {
+            type: "tool-approval-request",
+            approvalId: event.approvalId,
+            toolCallId: event.toolCallId,
+          },
+        ];
+      case "approval_decided":
+        if (event.outcome === "approved") return [];
+        this.denied.add(event.toolCallId);
+        return [{ type: "tool-output-denied", toolCallId: event.toolCallId }];
       case "tool_finished":
-        return event.status === "ok"
+        return event.status === "ok" || this.denied.has(event.toolCallId)
           ? []
           : [
               {
@@ -90,6 +105,25 @@ export class TurnChunker {
       default:
         return [];
     }
+  }
+
+  /**
+   * The closing chunks of a stream that stops while the turn waits for a person's approval: the
+   * step ends and the message finishes with the tool call pending, as the AI SDK's own approval
+   * flow does; `addToolApprovalResponse` answers it, and the answer's request continues the turn.
+   */
+  pause(): UIMessageChunk[] {
+    return [...this.closeStep(), { type: "finish", finishReason: "tool-calls" }];
+  }
+
+  /**
+   * Continuing a turn after an approval: the chunks so far were streamed by the request that
+   * stopped at the approval, so the items up to here only rebuild this chunker's state.
+   */
+  resumeAfter(): void {
+    this.textId = undefined;
+    this.reasoningId = undefined;
+    this.stepOpen = false;
   }
 
   /**

@@ -34,3 +34,15 @@ export { matchesPattern } from "./tool-patterns.ts";
 export { parseDuration } from "./duration.ts";
 export { TURN_NOTE_PREFIX, turnNote } from "./turn-notes.ts";
 export { carryStateToTemplate, type CarriedState } from "./template-change.ts";
+export {
+  approvalRulesSchema,
+  type ApprovalCondition,
+  type ApprovalRule,
+} from "./approval-schema.ts";
+export {
+  approvalFor,
+  compileApprovalRegex,
+  conditionHolds,
+  parseApprovalTimeout,
+  type ApprovalNeed,
+} from "./tool-approval.ts";

@@ -11,6 +11,7 @@ import {
 } from "./state.ts";
 import type { AgentTemplate } from "./template-schema.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+import { approvalFor, type ApprovalNeed } from "./tool-approval.ts";
 import { clearToolFailures, onToolAvailability, onToolFailed } from "./tool-outcomes.ts";
 import {
   activeStepOf,
@@ -46,6 +47,12 @@ export interface Orchestrator {
   toolDecisions(state: OrchestrationState): ToolDecision[];
   checkToolCall(state: OrchestrationState, toolName: string): ToolCallCheck;
   toolChoice(state: OrchestrationState): ToolChoice;
+  /** Whether an allowed call must wait for a person's approval (`approve` rules), and why. */
+  approvalFor(
+    state: OrchestrationState,
+    toolName: string,
+    input: unknown,
+  ): ApprovalNeed | undefined;
   onTokenUsage(state: OrchestrationState, usage: ReportedTokenUsage): OrchestrationState;
 }
 
@@ -69,6 +76,7 @@ export function createOrchestrator(
     toolDecisions: (state) => toolDecisions(compiled, state),
     checkToolCall: (state, toolName) => checkCall(compiled, state, toolName),
     toolChoice: (state) => toolChoice(compiled, state),
+    approvalFor: (state, toolName, input) => approvalFor(compiled, state, toolName, input),
     onTokenUsage,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { approvalRulesSchema } from "./approval-schema.ts";
 import { conditionSchema, conditionTypeSchema, toolNameSchema } from "./condition-schema.ts";
 import {
   boundedArray,
@@ -63,6 +64,7 @@ export const stepSchema = z.strictObject({
     .boolean()
     .optional()
     .describe("Make the model call the expected tool while the sequence runs."),
+  approve: approvalRulesSchema.optional(),
 });
 
 export const orchestrationSchema = z.strictObject({
@@ -79,6 +81,7 @@ export const orchestrationSchema = z.strictObject({
       "A sequence whose next tool failed this many times in a row is released to the default step (default 2).",
     ),
   steps: boundedArray(stepSchema, limits.steps, "steps").default([]),
+  approve: approvalRulesSchema.optional(),
 });
 
 export const llmProviders = [

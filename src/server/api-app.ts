@@ -1,3 +1,4 @@
+import { decideApprovalRoute, listApprovalsRoute } from "./routes/approvals.ts";
 import type { Client } from "@temporalio/client";
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
@@ -89,7 +90,7 @@ export function createApiApp(api: ApiContext, options: ApiAppOptions): Hono<ApiE
         origin: (origin) =>
           origins.includes("*") ? "*" : origins.includes(origin) ? origin : null,
         allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-        allowHeaders: ["authorization", "content-type", "last-event-id"],
+        allowHeaders: ["authorization", "content-type", "last-event-id", "x-agentdock-approver"],
         maxAge: 600,
       }),
     );
@@ -119,6 +120,10 @@ export function createApiApp(api: ApiContext, options: ApiAppOptions): Hono<ApiE
   app.get("/api/sessions/:id", (c) => getSessionRoute(api, c));
   app.delete("/api/sessions/:id", (c) => deleteSessionRoute(api, c));
   app.post("/api/sessions/:id/cancel", jsonBodyLimit, (c) => cancelTurnRoute(api, c));
+  app.get("/api/sessions/:id/approvals", (c) => listApprovalsRoute(api, c));
+  app.post("/api/sessions/:id/approvals/:approvalId", jsonBodyLimit, (c) =>
+    decideApprovalRoute(api, c),
+  );
   app.get("/api/sessions/:id/history", (c) => getHistoryRoute(api, c));
   app.get("/api/sessions/:id/events", (c) => sessionEventsRoute(api, c));
   app.get("/api/sessions/:id/timeline", (c) => getTimelineRoute(api, c));

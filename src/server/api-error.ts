@@ -1,5 +1,6 @@
 import { ServiceError, WorkflowNotFoundError } from "@temporalio/client";
 import { isEndedSessionError, SessionRequestError } from "../client/index.ts";
+import { APPROVAL_DECIDED_ERROR, APPROVAL_UNKNOWN_ERROR } from "../session/index.ts";
 import { temporalOverload } from "../temporal-overload.ts";
 
 /** An error the API answers with: an HTTP status, a stable code for programs, a message for people. */
@@ -40,6 +41,12 @@ export function toApiError(error: unknown, sessionId?: string): ApiError {
   if (error instanceof SessionRequestError && error.type === "SessionBusy") {
     // The agent refuses messages during a turn (session.arrivalPolicy "reject").
     return new ApiError(409, "turn_in_progress", `${name}: ${error.message}`, { cause: error });
+  }
+  if (error instanceof SessionRequestError && error.type === APPROVAL_DECIDED_ERROR) {
+    return new ApiError(409, "approval_decided", error.message, { cause: error });
+  }
+  if (error instanceof SessionRequestError && error.type === APPROVAL_UNKNOWN_ERROR) {
+    return new ApiError(404, "unknown_approval", error.message, { cause: error });
   }
   if (error instanceof SessionRequestError) {
     const ended = /session has ended/i.test(error.message);

@@ -1,3 +1,4 @@
+export * from "./approvals.ts";
 export * from "./constants.ts";
 export * from "./ids.ts";
 export * from "./message-owner.ts";

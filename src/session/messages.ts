@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from "@temporalio/workflow";
+import type { ApprovalsView, DecideApprovalRequest, DecideApprovalResult } from "./approvals.ts";
 import type {
   CancelTurnRequest,
   CancelTurnResult,
@@ -20,6 +21,14 @@ export const sendMessageUpdate = defineUpdate<TurnResult, [UserMessage]>("sendMe
  * cancelled with what it had produced, and the next queued message runs. Idempotent.
  */
 export const cancelTurnUpdate = defineUpdate<CancelTurnResult, [CancelTurnRequest]>("cancelTurn");
+/**
+ * A person's answer to a tool call waiting for approval (who, when, why, recorded in history).
+ * The validator refuses an unknown id; an approval already decided fails with
+ * `ApprovalAlreadyDecided` (two racing answers: the first wins).
+ */
+export const decideApprovalUpdate = defineUpdate<DecideApprovalResult, [DecideApprovalRequest]>(
+  "decideApproval",
+);
 export const endSessionSignal = defineSignal<[EndSessionRequest]>("endSession");
 /** Ends the session and returns its final state once every accepted message is answered. */
 export const endSessionUpdate = defineUpdate<SessionView, [EndSessionRequest]>("endSessionAndWait");
@@ -30,3 +39,5 @@ export const allowedToolsQuery = defineQuery<string[]>("allowedTools");
 export const eventsQuery = defineQuery<{ events: LoggedEvent[]; next: number }, [EventsQueryInput]>(
   "events",
 );
+/** The tool calls waiting for approval and the latest decided ones. */
+export const approvalsQuery = defineQuery<ApprovalsView>("approvals");

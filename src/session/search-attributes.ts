@@ -10,9 +10,17 @@ export const activeStepKey = defineSearchAttributeKey("ActiveStep", SearchAttrib
  * sequence completes, so `ActiveStep` alone cannot find "sessions that last did an evaluation".
  */
 export const lastStepKey = defineSearchAttributeKey("LastStep", SearchAttributeType.KEYWORD);
-/** A `SessionStatus` value (session-types.ts): idle, running, failed or ended. */
+/** A `SessionStatus` value (session-types.ts): idle, running, awaiting_approval, failed or ended. */
 export const sessionStatusKey = defineSearchAttributeKey(
   "SessionStatus",
+  SearchAttributeType.KEYWORD,
+);
+/**
+ * The tool whose call waits for a person's approval (unset otherwise): with
+ * `SessionStatus="awaiting_approval"`, a filter finds every session waiting for someone.
+ */
+export const awaitingApprovalKey = defineSearchAttributeKey(
+  "AwaitingApproval",
   SearchAttributeType.KEYWORD,
 );
 export const turnCountKey = defineSearchAttributeKey("TurnCount", SearchAttributeType.INT);
@@ -40,4 +48,5 @@ export const sessionSearchAttributes = {
   TenantId: "Keyword",
   TemplateVersion: "Keyword",
   ParentSession: "Keyword",
+  AwaitingApproval: "Keyword",
 } as const satisfies Record<string, DevServerAttributeType>;

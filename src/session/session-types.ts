@@ -3,6 +3,7 @@ import { z } from "zod";
 import { MAX_MESSAGE_CHARS } from "./constants.ts";
 import { agentIdSchema, messageIdSchema } from "./ids.ts";
 import { tenantIdSchema } from "./tenants.ts";
+import type { ApprovalDecision, ApprovalRecord } from "./approvals.ts";
 import type {
   AgentTemplate,
   OrchestrationEvent,
@@ -69,10 +70,11 @@ export const endSessionRequestSchema = z.strictObject({ reason: z.string().max(5
 export type EndSessionRequest = z.infer<typeof endSessionRequestSchema>;
 
 /**
- * Where a session is: waiting for a message (`idle`), in a turn (`running`), waiting after a turn
- * that ended with an error (`failed`, until the next turn starts), or closed (`ended`).
+ * Where a session is: waiting for a message (`idle`), in a turn (`running`), in a turn whose tool
+ * call waits for a person (`awaiting_approval`), waiting after a turn that ended with an error
+ * (`failed`, until the next turn starts), or closed (`ended`).
  */
-export type SessionStatus = "idle" | "running" | "failed" | "ended";
+export type SessionStatus = "idle" | "running" | "awaiting_approval" | "failed" | "ended";
 
 /** The last turn that ended with an error: shown in the Web UI until a later turn fails. */
 export interface TurnFailure {
@@ -141,6 +143,8 @@ export interface SessionView {
   endReason?: string;
   /** The content hash of the template the session runs (absent: started before versions). */
   templateVersion?: string;
+  /** The tool call waiting for a person's approval (status `awaiting_approval`). */
+  awaitingApproval?: ApprovalRecord;
 }
 
 /** Everything that happens in a session, in order, for live viewers (offset = position). */
@@ -168,6 +172,23 @@ export type SessionEvent =
       /** Why it was stopped, as the request said (or "cancelled by request"). */
       cancelReason?: string;
     }
+  | {
+      type: "approval_requested";
+      approvalId: string;
+      toolCallId: string;
+      tool: string;
+      input: unknown;
+      step: string | null;
+      rule: string;
+      requestedAt: string;
+      expiresAt?: string;
+    }
+  | ({
+      type: "approval_decided";
+      approvalId: string;
+      toolCallId: string;
+      tool: string;
+    } & ApprovalDecision)
   | { type: "message_rejected"; reason: string }
   /** A message that arrived during turn `turn` joined it (`session.arrivalPolicy: "steer"`). */
   | { type: "message_steered"; messageId: string; turn: number; text: string }
@@ -213,6 +234,8 @@ export interface CarriedSession {
   stream?: WorkflowStreamState;
   lastStep?: string;
   lastFailure?: TurnFailure;
+  /** Decided approvals (bounded), so a late answer to one is told it was decided. */
+  approvals?: ApprovalRecord[];
 }
 
 export interface SessionSettings {

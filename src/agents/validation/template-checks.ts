@@ -2,6 +2,7 @@ import type { Condition } from "../../orchestration/condition-schema.ts";
 import type { AgentTemplate, Step } from "../../orchestration/template-schema.ts";
 import { didYouMean, type PathSegment } from "./template-paths.ts";
 import type { ToolCatalogueEntry } from "../../orchestration/tool-catalogue-entry.ts";
+import { checkApprovalRules } from "./approval-checks.ts";
 import { checkRegexes } from "./regex-checks.ts";
 import {
   catalogueEntry,
@@ -82,6 +83,7 @@ export function checkTemplate(
   });
 
   checkRegexes(template, errors);
+  checkApprovalRules(template, tools, catalogue, toolEntries, errors, warnings);
   warnUnreachableSteps(steps, defaultStep, warnings);
   warnMissingSequenceTools(steps, missingTools, warnings);
   return { errors, warnings, tools, missingTools };

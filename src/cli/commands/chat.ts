@@ -18,7 +18,10 @@ An interactive chat with an agent on a running Temporal (from the environment: T
 served by a running worker (agentdock-temporal worker, or agentdock-temporal dev). Unlike npm start
 it starts neither. Each line is a message; while the turn runs, step changes, tool calls and
 refusals print as they happen, then the reply. Ctrl-C, Ctrl-D or /exit ends the chat; the session
-is kept and --session continues it. Input can be piped (one message per line).
+is kept and --session continues it. Input can be piped (one message per line). A tool call that
+waits for a person's approval is shown with its input and asks "approve <tool>? [y/n]": the next
+line answers it ("y", "n", either followed by a reason); without one it keeps waiting for
+agentdock-temporal approve|deny.
 
 Options:
   --session ID  continue this session if it is running, or start a new one with this id

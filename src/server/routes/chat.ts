@@ -7,6 +7,7 @@ import {
   messageIdSchema,
   sessionIdSchema,
   MAX_MESSAGE_CHARS,
+  type LoggedEvent,
   type TurnResult,
 } from "../../session/index.ts";
 import type { ApiContext, ApiEnv } from "../api-context.ts";
@@ -14,6 +15,7 @@ import { ApiError, toApiError } from "../api-error.ts";
 import { readJsonBody } from "../json-body.ts";
 import { unknownSession } from "../tenant-sessions.ts";
 import { invalidBody } from "../validation.ts";
+import { chatApprovalResponses, deliverChatApprovals } from "./approvals.ts";
 
 /** The body `useChat` (DefaultChatTransport) sends: the chat id is the session id. */
 const chatBodySchema = z.looseObject({
@@ -39,7 +41,7 @@ function userText(body: ChatBody): { messageId: string; text: string } {
     throw new ApiError(
       400,
       "invalid_body",
-      "messages: the last message must be the user's new message",
+      "messages: the last message must be the user's new message (or the assistant's, with answers to its tool approval requests)",
     );
   }
   const id = messageIdSchema.safeParse(last.id);
@@ -138,10 +140,15 @@ export async function postChat(api: ApiContext, c: Context<ApiEnv>): Promise<Res
       "a durable session cannot regenerate an answer it already gave; send a new message",
     );
   }
-  const { messageId, text } = userText(body);
   const template = api.agents.template(agentId.data);
   const sessionId = body.id;
   const tenant = c.var.tenant;
+  const answers = chatApprovalResponses(body.messages.at(-1)?.parts ?? []);
+  if (body.messages.at(-1)?.role === "assistant" && answers.length > 0) {
+    await checkExistingSession(api, sessionId, template.id, tenant);
+    return continueAfterApproval(api, c, sessionId, answers);
+  }
+  const { messageId, text } = userText(body);
   await checkExistingSession(api, sessionId, template.id, tenant);
   let accepted: { result(): Promise<TurnResult> };
   try {
@@ -156,16 +163,79 @@ export async function postChat(api: ApiContext, c: Context<ApiEnv>): Promise<Res
   });
 }
 
-/** One turn as UI message-stream chunks: its live events from its start, then its result. */
+/**
+ * The answer `useChat` sends after `addToolApprovalResponse`: the assistant message, its tool
+ * parts answered. The answers go to the session (who: the caller), and the turn that waited is
+ * streamed on from the decision, into the same assistant message.
+ */
+async function continueAfterApproval(
+  api: ApiContext,
+  c: Context<ApiEnv>,
+  sessionId: string,
+  answers: Parameters<typeof deliverChatApprovals>[3],
+): Promise<Response> {
+  const approval = await deliverChatApprovals(api, c, sessionId, answers);
+  let result: Promise<TurnResult>;
+  try {
+    const turn = runningTurnOf(
+      (await api.sessions.events(sessionId, 0)).events,
+      approval.messageId,
+    );
+    result = (await api.sessions.submitTo(sessionId, turn, approval.messageId)).result();
+  } catch (error) {
+    throw toApiError(error, sessionId);
+  }
+  const chunks = turnChunks(api, sessionId, approval.messageId, result, c.req.raw.signal, {
+    after: approval.approvalId,
+  });
+  return createUIMessageStreamResponse({
+    stream: ReadableStream.from(chunks),
+    keepAliveMs: 15_000,
+  });
+}
+
+/** The text of the turn answering `messageId` (sending it again answers with that turn). */
+function runningTurnOf(events: readonly LoggedEvent[], messageId: string): string {
+  for (const { event } of events) {
+    if (event.type === "turn_started" && event.messageId === messageId) return event.text;
+  }
+  throw new ApiError(409, "turn_gone", `the turn of message ${messageId} is no longer kept`);
+}
+
+/**
+ * Whether the session still waits for this approval. A viewer replaying a turn (a reload, a
+ * slow reader) can reach a request already decided (or timed out): the stream then goes on to
+ * the decision instead of stopping at a question nobody can answer any more.
+ */
+async function stillPending(
+  api: ApiContext,
+  sessionId: string,
+  approvalId: string,
+): Promise<boolean> {
+  try {
+    const { pending } = await api.sessions.approvals(sessionId);
+    return pending.some((record) => record.approvalId === approvalId);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * One turn as UI message-stream chunks: its live events from its start, then its result. The
+ * stream stops when the turn waits for a person's approval (the answer's request continues it,
+ * `resume.after` naming that approval: what came before it was streamed already).
+ */
 export async function* turnChunks(
   api: ApiContext,
   sessionId: string,
   messageId: string,
   result: Promise<TurnResult>,
   gone: AbortSignal,
+  resume?: { after: string },
 ): AsyncGenerator<UIMessageChunk> {
   const chunker = new TurnChunker();
   yield* chunker.start(`${sessionId}:${messageId}`);
+  let replaying = resume !== undefined;
   try {
     for await (const watched of watchTurn({
       hub: api.hub,
@@ -174,8 +244,26 @@ export async function* turnChunks(
       result,
       signal: gone,
     })) {
-      if (watched.type === "live") yield* chunker.fromLive(watched.event.item);
-      else yield* chunker.finish(watched.result, watched.complete);
+      if (watched.type === "finished") {
+        yield* chunker.finish(watched.result, watched.complete && !replaying);
+        continue;
+      }
+      const { item } = watched.event;
+      const chunks = chunker.fromLive(item);
+      const event = item.type === "session" ? item.event : undefined;
+      if (replaying) {
+        if (event?.type !== "approval_decided" || event.approvalId !== resume?.after) continue;
+        replaying = false;
+        chunker.resumeAfter();
+      }
+      yield* chunks;
+      if (
+        event?.type === "approval_requested" &&
+        (await stillPending(api, sessionId, event.approvalId))
+      ) {
+        yield* chunker.pause();
+        return;
+      }
     }
   } catch (error) {
     yield { type: "error", errorText: toApiError(error, sessionId).message };

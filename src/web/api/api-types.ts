@@ -52,7 +52,7 @@ export interface TokenUsage {
 export interface SessionView {
   sessionId: string;
   agentId: string;
-  status: "idle" | "running" | "failed" | "ended";
+  status: "idle" | "running" | "awaiting_approval" | "failed" | "ended";
   activeStep: string | null;
   sequenceIndex: number;
   sequenceLength: number;

@@ -1,9 +1,14 @@
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, type UIMessage } from "ai";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from "ai";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { authorizedFetch, cancelTurn } from "../api/api-fetch.ts";
 import { authStore } from "../api/auth-store.ts";
 import { ForkButton } from "./fork-button.tsx";
+import { ApprovalContext, type ApprovalAnswer } from "./approval-context.ts";
 import { MessageView } from "./message-view.tsx";
 
 export interface ChatViewProps {
@@ -39,12 +44,21 @@ export function ChatView({
       }),
     [agentId],
   );
-  const { messages, sendMessage, status, error, clearError } = useChat({
+  const { messages, sendMessage, status, error, clearError, addToolApprovalResponse } = useChat({
     id: sessionId,
     messages: initialMessages,
     transport,
     resume: true,
+    // An answer to a tool approval goes back at once; the API continues the turn that waited.
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+  const answerApproval = useMemo(
+    () => (answer: ApprovalAnswer) => {
+      clearError();
+      void addToolApprovalResponse(answer);
+    },
+    [addToolApprovalResponse, clearError],
+  );
   const [draft, setDraft] = useState("");
   /** The stop request in flight, or why it failed. */
   const [stopping, setStopping] = useState<"idle" | "stopping" | { failed: string }>("idle");
@@ -90,23 +104,25 @@ export function ChatView({
         {messages.length === 0 && (
           <p className="empty">No messages yet. Say something to {agentName}.</p>
         )}
-        {messages.map((message, index) => {
-          const turn = firstTurn + userMessagesBefore(messages, index);
-          // A message whose turn is still running cannot be forked from yet.
-          const answered = !(busy && index === lastUserIndex(messages));
-          return (
-            <MessageView
-              key={message.id}
-              message={message}
-              agentName={agentName}
-              action={
-                message.role === "user" && answered ? (
-                  <ForkButton sessionId={sessionId} agentId={agentId} turn={turn} />
-                ) : undefined
-              }
-            />
-          );
-        })}
+        <ApprovalContext.Provider value={answerApproval}>
+          {messages.map((message, index) => {
+            const turn = firstTurn + userMessagesBefore(messages, index);
+            // A message whose turn is still running cannot be forked from yet.
+            const answered = !(busy && index === lastUserIndex(messages));
+            return (
+              <MessageView
+                key={message.id}
+                message={message}
+                agentName={agentName}
+                action={
+                  message.role === "user" && answered ? (
+                    <ForkButton sessionId={sessionId} agentId={agentId} turn={turn} />
+                  ) : undefined
+                }
+              />
+            );
+          })}
+        </ApprovalContext.Provider>
         {busy && (
           <div className="typing">
             {agentName} is {stopping === "stopping" ? "stopping" : "working"}…

@@ -24,7 +24,10 @@ export function SessionHeader(props: {
   const link = temporalUiLink(config, sessionId);
   // The session counts the message of the running turn as pending until it is answered.
   const queued =
-    state === undefined ? 0 : state.pendingMessages - (state.status === "running" ? 1 : 0);
+    state === undefined
+      ? 0
+      : state.pendingMessages -
+        (state.status === "running" || state.status === "awaiting_approval" ? 1 : 0);
   return (
     <div className="session-header">
       <div>

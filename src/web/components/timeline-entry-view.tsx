@@ -1,5 +1,6 @@
 import type { TimelineEntry } from "../api/api-types.ts";
 import { duration, shown } from "../format.ts";
+import { approvalEntryText } from "./approval-entry.ts";
 import { JsonBlock } from "./json-block.tsx";
 import { OrchestrationLine } from "./orchestration-line.tsx";
 
@@ -89,12 +90,21 @@ export function TimelineEntryView({
       return <ModelCall entry={entry} turnRunning={turnRunning} />;
     case "tool_call":
       return <ToolCall entry={entry} />;
-    case "event":
+    case "event": {
+      const approval = approvalEntryText(entry.type, entry.event);
+      if (approval !== undefined) {
+        return (
+          <li className="entry approval" data-kind={entry.type}>
+            {approval}
+          </li>
+        );
+      }
       return (
         <li className="entry generic" data-kind={entry.type}>
           <span className="label">{entry.type}</span> <code>{shown(stripType(entry.event))}</code>
         </li>
       );
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { getToolName, type DynamicToolUIPart, type ToolUIPart } from "ai";
+import { ApprovalActions } from "./approval-actions.tsx";
 import { JsonBlock } from "./json-block.tsx";
 import { useToolCall } from "./tool-calls-context.ts";
 
@@ -14,8 +15,8 @@ const stateLabels: Record<string, string> = {
 
 /**
  * A tool call in the chat: name, state, input, then output or error. An approval request (the AI
- * SDK's `approval-requested` state) is shown with its reason; answering it from the console comes
- * with the API's approval route.
+ * SDK's `approval-requested` state) is shown with Approve and Deny, which answer it through
+ * `useChat`'s `addToolApprovalResponse`.
  */
 export function ToolPartView({ part }: { part: ToolUIPart | DynamicToolUIPart }) {
   const name = getToolName(part);
@@ -57,6 +58,9 @@ export function ToolPartView({ part }: { part: ToolUIPart | DynamicToolUIPart })
             part.approval.reason !== undefined &&
             ` (${part.approval.reason})`}
         </div>
+      )}
+      {part.state === "approval-requested" && (
+        <ApprovalActions approvalId={part.approval.id} tool={name} />
       )}
     </div>
   );

@@ -461,7 +461,7 @@ const rows: Row[] = [
       {
         path: "orchestration.steps[0].sequense",
         message:
-          'unknown key "sequense" — did you mean "sequence"? (allowed here: name, description, conditions, availableTools, sequence, resetSequenceOn, onComplete, isDefault, forceSequence)',
+          'unknown key "sequense" — did you mean "sequence"? (allowed here: name, description, conditions, availableTools, sequence, resetSequenceOn, onComplete, isDefault, forceSequence, approve)',
       },
     ],
   },

@@ -1,0 +1,3 @@
+import { approvalCommand } from "../approval-command.ts";
+
+export const approveCommand = approvalCommand("approve");
