@@ -28,7 +28,7 @@ export interface ModelLoopOutcome {
 }
 
 /** Sessions started before model calls streamed replay with the generate-only activity. */
-const STREAMING_PATCH = "stream-model-calls";
+export const STREAMING_PATCH = "stream-model-calls";
 
 /**
  * A model for one step: its activity streams parts to live subscribers and carries a summary

@@ -71,7 +71,7 @@ function isDecodable(input: PublishInput): boolean {
 }
 
 /** Sessions that started before publishes were tied to a model call accept the shared topic. */
-const PUBLISH_GUARD_PATCH = "stream-publish-guard";
+export const PUBLISH_GUARD_PATCH = "stream-publish-guard";
 
 /**
  * The session's live stream: an offset-addressed log that subscribers long-poll (updates) and

@@ -1,6 +1,7 @@
 import { isCancellation, patched, proxyLocalActivities } from "@temporalio/workflow";
 import type { PluginToolDefinition } from "../activities/tool-availability.ts";
 import type { ToolActivities } from "../activities/tool-types.ts";
+import { askTurnStartPatches } from "./turn-start-patches.ts";
 
 /** Sessions recorded before tools' availability was checked replay without the check. */
 const AVAILABILITY_PATCH = "tool-availability";
@@ -29,6 +30,7 @@ export interface ReportedTools {
 export async function reportedTools(tools: readonly string[]): Promise<ReportedTools | undefined> {
   if (!patched(AVAILABILITY_PATCH)) return undefined;
   const describePlugins = patched(PLUGIN_TOOLS_PATCH);
+  askTurnStartPatches();
   try {
     const answer = await checkToolAvailability({
       tools: [...tools],

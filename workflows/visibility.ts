@@ -15,7 +15,7 @@ import type { Session } from "./session.ts";
  * Sessions started before the Web UI followed turns as they run upserted search attributes only
  * between turns; they replay without the upserts made within a turn.
  */
-const MID_TURN_PATCH = "visibility-mid-turn";
+export const MID_TURN_PATCH = "visibility-mid-turn";
 
 /** What the turn in progress is doing, in words, from the event that just happened. */
 function activityOf(event: SessionEvent): string | undefined {
