@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,28 +6,12 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import { chromiumSkipReason, launchChromium } from "../support/browser.ts";
+import { buildConsole } from "../support/build-console.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 
 const token = "console-fork-token-1234";
 const reasoner = shippedAgent("cognitive-reasoner");
-
-/** The console built from the current sources into `outDir` (what `npm run build:console` does). */
-function buildConsole(outDir: string): void {
-  const vite = spawnSync(
-    process.execPath,
-    [
-      "node_modules/vite/bin/vite.js",
-      "build",
-      "--config",
-      "src/web/vite.config.ts",
-      "--outDir",
-      outDir,
-    ],
-    { encoding: "utf8", timeout: 120_000 },
-  );
-  assert.equal(vite.status, 0, `vite build failed:\n${vite.stdout}\n${vite.stderr}`);
-}
 
 describe(
   "forking and upgrading from the web console in Chromium",

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +6,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import { chromiumSkipReason, launchChromium, saveScreenshot } from "../support/browser.ts";
+import { buildConsole } from "../support/build-console.ts";
 import {
   fakeProviderConfig,
   startFakeOpenAIServer,
@@ -16,23 +16,6 @@ import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.t
 import { slowWriterAgentsDir } from "../support/use-chat-client.ts";
 
 const SLOW = Array.from({ length: 60 }, (_, index) => `word${index + 1}`).join(" ");
-
-/** The console built from the current sources into `outDir` (what `npm run build:console` does). */
-function buildConsole(outDir: string): void {
-  const vite = spawnSync(
-    process.execPath,
-    [
-      "node_modules/vite/bin/vite.js",
-      "build",
-      "--config",
-      "src/web/vite.config.ts",
-      "--outDir",
-      outDir,
-    ],
-    { encoding: "utf8", timeout: 120_000 },
-  );
-  assert.equal(vite.status, 0, `vite build failed:\n${vite.stdout}\n${vite.stderr}`);
-}
 
 describe("the console's stop button in Chromium", { skip: chromiumSkipReason }, () => {
   const scratch = mkdtempSync(join(tmpdir(), "agentdock-console-stop-"));

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,6 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { createApiServer, type ApiServer } from "../../src/server/index.ts";
 import { connectClient } from "../../src/temporal-connection.ts";
 import { chromiumSkipReason, launchChromium, saveScreenshot } from "../support/browser.ts";
+import { buildConsole } from "../support/build-console.ts";
 import { startFakeOpenAIServer, type FakeOpenAIServer } from "../support/fake-openai-server.ts";
 import { testServer, uniqueId } from "../support/temporal-env.ts";
 import { slowWriterAgentsDir } from "../support/use-chat-client.ts";
@@ -20,23 +20,6 @@ const refusalScript = resolve("test/fixtures/scripts/forbidden-tool.json");
 const heldMs = 120_000;
 /** From the new worker polling to the reply on the page: heartbeat timeout, then the retry. */
 const recoveryMs = 120_000;
-
-/** The console built from the current sources into `outDir` (what `npm run build:console` does). */
-function buildConsole(outDir: string): void {
-  const vite = spawnSync(
-    process.execPath,
-    [
-      "node_modules/vite/bin/vite.js",
-      "build",
-      "--config",
-      "src/web/vite.config.ts",
-      "--outDir",
-      outDir,
-    ],
-    { encoding: "utf8", timeout: 120_000 },
-  );
-  assert.equal(vite.status, 0, `vite build failed:\n${vite.stdout}\n${vite.stderr}`);
-}
 
 /** A local agent: a shipped template under another id, answered by a scripted model script. */
 function writeAgent(dir: string, id: string, base: string, script: string): void {
