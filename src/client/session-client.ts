@@ -108,6 +108,19 @@ export interface RoomWait {
 
 export const DEFAULT_ROOM_WAIT: RoomWait = { stallMs: 30_000, maxWaitMs: 10 * 60_000 };
 
+/**
+ * The server's "Workflow Update is rejected because it wasn't processed by worker": the workflow
+ * task that carried the update ended without taking it (seen under a burst of 100 updates), so
+ * the update never reached the workflow and sending it again is safe (a message id counts once).
+ */
+function unprocessedUpdate(error: unknown): boolean {
+  return (
+    error instanceof WorkflowUpdateFailedError &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === "UnprocessedUpdate"
+  );
+}
+
 async function withRoom<T>(
   wait: RoomWait,
   progress: () => Promise<number | undefined>,
@@ -120,7 +133,7 @@ async function withRoom<T>(
     try {
       return await request();
     } catch (error) {
-      if (temporalOverload(error)?.scope !== "session") throw error;
+      if (temporalOverload(error)?.scope !== "session" && !unprocessedUpdate(error)) throw error;
       const now = Date.now();
       const mark = await progress().catch(() => undefined);
       if (mark !== undefined && mark !== lastMark) {
