@@ -1,17 +1,24 @@
 import { performance } from "node:perf_hooks";
 import { workflowIdFor } from "../../src/session/index.ts";
+import type { SessionClient } from "../../src/client/index.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { uniqueId } from "../support/temporal-env.ts";
+import { startBareFloor } from "./support/bare-floor.ts";
 import type { BenchContext } from "./support/bench-context.ts";
+import { childPidsNamed, cpuSeconds } from "./support/child-node.ts";
 import { inProcessAgent } from "./support/in-process-agent.ts";
+import { startLatencySessions } from "./support/latency-sessions.ts";
 import type { BenchOutcome } from "./support/outcome.ts";
-import { allRunHistories, totals } from "./support/session-history.ts";
+import { allRunHistories, describeRun, totals } from "./support/session-history.ts";
 import { median, percentile, ratio, round } from "./support/stats.ts";
+import { turnActivities } from "./support/turn-activities.ts";
 
 /** Triggers EvaluationMode: critique → debate → reflect, four model calls and three tools. */
 export const evaluationMessage = "Please evaluate this argument: remote work improves productivity";
 const expectedTools = ["critique", "debate", "reflect"];
 const warmUp = 3;
+/** The model latency of the second comparison: a fast hosted model's time to answer. */
+export const modelLatencyMs = 100;
 
 export interface TurnBenchResult {
   iterations: number;
@@ -20,6 +27,33 @@ export interface TurnBenchResult {
   baselineMedianMs: number;
   baselineP95Ms: number;
   ratioToBaseline: number;
+  /** The bare-workflow floor: the same number of no-op activities per update-with-start turn. */
+  floorMedianMs: number;
+  floorP95Ms: number;
+  /** Durable turn / floor (target ≤ 1.0). */
+  ratioToFloor: number;
+  /** Activities the floor ran per turn: the durable turn's model calls and tools, counted. */
+  floorActivitiesPerTurn: number;
+  /** What that count was made of in the durable turn's history (type → count; "(local)" marks local activities). */
+  turnActivityTypes: Record<string, number>;
+  floorHistoryEventsPerTurn: number;
+  floorHistoryBytesPerTurn: number;
+  /** Both sides with a model that waits 100 ms before every answer. */
+  inProcess100msMedianMs: number;
+  durable100msMedianMs: number;
+  durable100msP95Ms: number;
+  /** Durable / in process, 100 ms model (target ≤ 1.10). */
+  ratioTo100msInProcess: number;
+  /** History of a session's first turn with the 100 ms model (the zero-latency one: historyEventsFirstTurn). */
+  durable100msHistoryEventsFirstTurn: number;
+  durable100msHistoryBytesFirstTurn: number;
+  /** CPU of this process per durable turn: the worker, and the client driving it. */
+  workerCpuMsPerTurn: number;
+  /** CPU of the dev server process per durable turn. */
+  serverCpuMsPerTurn: number;
+  /** The same for the floor's turns: the CPU durability itself costs. */
+  floorWorkerCpuMsPerTurn: number;
+  floorServerCpuMsPerTurn: number;
   historyEventsPerTurn: number;
   historyBytesPerTurn: number;
   historyEventsFirstTurn: number;
@@ -37,9 +71,54 @@ function checkTools(side: string, toolCalls: readonly string[]): void {
     );
 }
 
+/** Runs `turn` warmUp + iterations times; returns the timed ones' durations in ms. */
+async function timeTurns(
+  context: BenchContext,
+  label: string,
+  iterations: number,
+  turn: () => Promise<void>,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < warmUp + iterations; index++) {
+    const start = performance.now();
+    await turn();
+    if (index >= warmUp) times.push(performance.now() - start);
+    if (index > 0 && index % 10 === 0)
+      context.progress(`${label}: ${index}/${warmUp + iterations}`);
+  }
+  return times;
+}
+
+/** CPU ms per turn of this process and of the dev server over `run`. */
+async function cpuPerTurn(
+  serverPid: number,
+  turns: number,
+  run: () => Promise<void>,
+): Promise<{ worker: number; server: number }> {
+  const before = { worker: process.cpuUsage(), server: cpuSeconds(serverPid) };
+  await run();
+  const worker = process.cpuUsage(before.worker);
+  return {
+    worker: round((worker.user + worker.system) / 1000 / turns, 1),
+    server: round(((cpuSeconds(serverPid) - before.server) * 1000) / turns, 1),
+  };
+}
+
+function durableTurn(sessions: SessionClient, template: ReturnType<typeof shippedAgent>) {
+  return async (sessionId = uniqueId("bench-turn")) => {
+    const result = await sessions.sendWithStart({ template, sessionId }, evaluationMessage, "m1");
+    checkTools(
+      "durable",
+      result.toolCalls.map((call) => call.toolName),
+    );
+  };
+}
+
 /**
  * One evaluation turn of the shipped cognitive-reasoner, each in a fresh session: durably (update
- * with start on the dev server, a worker in this process) against the AI SDK alone in process.
+ * with start on the dev server, a worker in this process) against the AI SDK alone in process and
+ * against the floor of durability, a bare workflow running as many no-op activities per turn;
+ * then both sides again with a 100 ms model. Each pair runs back to back in the same process.
  */
 export async function runTurnBenchmark(
   context: BenchContext,
@@ -48,46 +127,91 @@ export async function runTurnBenchmark(
   const iterations = context.settings.turnIterations;
 
   const agent = inProcessAgent(template);
-  const baseline: number[] = [];
-  for (let index = 0; index < warmUp + iterations; index++) {
-    const start = performance.now();
-    const turn = await agent.newSession().runTurn(evaluationMessage);
-    if (index >= warmUp) baseline.push(performance.now() - start);
-    checkTools("in-process", turn.toolCalls);
-  }
+  const baseline = await timeTurns(context, "in process", iterations, async () => {
+    checkTools("in-process", (await agent.newSession().runTurn(evaluationMessage)).toolCalls);
+  });
   const twoTurns = agent.newSession();
   await twoTurns.runTurn(evaluationMessage);
   const conversationBytesPerTurn = (await twoTurns.runTurn(evaluationMessage)).messageBytes;
 
   const env = await context.env();
-  const durable: number[] = [];
-  let lastSession = "";
-  for (let index = 0; index < warmUp + iterations; index++) {
-    lastSession = uniqueId("bench-turn");
-    const start = performance.now();
-    const result = await env.sessions.sendWithStart(
-      { template, sessionId: lastSession },
-      evaluationMessage,
-      "m1",
-    );
-    if (index >= warmUp) durable.push(performance.now() - start);
-    checkTools(
-      "durable",
-      result.toolCalls.map((call) => call.toolName),
-    );
-    if (index > 0 && index % 10 === 0) context.progress(`turn: ${index}/${warmUp + iterations}`);
-  }
+  const server = await context.temporal();
+  const [serverPid] = childPidsNamed("temporal");
+  if (serverPid === undefined) throw new Error("turn: no dev server process found");
 
-  // History per turn: the last session's first turn (with the session's start), then a second.
+  // The durable turn alone; CPU over all its turns, warm-up included (a cold JIT counts too).
+  let durable: number[] = [];
+  const turn = durableTurn(env.sessions, template);
+  const cpu = await cpuPerTurn(serverPid, warmUp + iterations, async () => {
+    durable = await timeTurns(context, "durable", iterations, () => turn());
+  });
+
+  // History per turn: a session's first turn (with the session's start), then a second.
+  const lastSession = uniqueId("bench-turn");
+  await turn(lastSession);
   const workflowId = workflowIdFor(lastSession);
-  const first = totals(await allRunHistories(env.client, workflowId));
+  const firstRuns = await allRunHistories(env.client, workflowId);
+  const first = totals(firstRuns);
   checkTools(
     "durable",
     (await env.sessions.send(lastSession, evaluationMessage, "m2")).toolCalls.map(
       (call) => call.toolName,
     ),
   );
-  const second = totals(await allRunHistories(env.client, workflowId));
+  const secondRuns = await allRunHistories(env.client, workflowId);
+  const second = totals(secondRuns);
+  if (secondRuns.length !== firstRuns.length)
+    throw new Error("turn: the session continued as new during its second turn");
+  const secondTurnEvents = (secondRuns.at(-1)?.history.events ?? []).slice(
+    firstRuns.at(-1)?.events ?? 0,
+  );
+  const activities = turnActivities(secondTurnEvents);
+  const floorActivities = activities.regular + activities.local;
+
+  // The floor: the same number of activities, the plain way, on the same server.
+  const floor = await startBareFloor(env.client, server);
+  let floorTimes: number[] = [];
+  let floorCpu: { worker: number; server: number };
+  let floorHistory: { events: number; bytes: number };
+  try {
+    floorCpu = await cpuPerTurn(serverPid, warmUp + iterations, async () => {
+      floorTimes = await timeTurns(context, "floor", iterations, async () => {
+        await floor.runTurn(uniqueId("bench-floor"), floorActivities);
+      });
+    });
+    const floorId = uniqueId("bench-floor");
+    await floor.runTurn(floorId, floorActivities);
+    const handle = env.client.workflow.getHandle(floorId);
+    const before = describeRun("floor", await handle.fetchHistory());
+    await floor.runTurn(floorId, floorActivities);
+    const after = describeRun("floor", await handle.fetchHistory());
+    floorHistory = { events: after.events - before.events, bytes: after.bytes - before.bytes };
+  } finally {
+    await floor.close();
+  }
+
+  // With a 100 ms model, in process and durable.
+  const slowAgent = inProcessAgent(template, { modelLatencyMs });
+  const inProcess100ms = await timeTurns(
+    context,
+    "in process, 100 ms model",
+    iterations,
+    async () => {
+      checkTools("in-process", (await slowAgent.newSession().runTurn(evaluationMessage)).toolCalls);
+    },
+  );
+  const slow = await startLatencySessions(env.client, server, modelLatencyMs);
+  let durable100ms: number[];
+  let slowFirstTurn: { events: number; bytes: number };
+  try {
+    const slowTurn = durableTurn(slow.sessions, template);
+    durable100ms = await timeTurns(context, "durable, 100 ms model", iterations, () => slowTurn());
+    const slowSession = uniqueId("bench-turn");
+    await slowTurn(slowSession);
+    slowFirstTurn = totals(await allRunHistories(env.client, workflowIdFor(slowSession)));
+  } finally {
+    await slow.close();
+  }
 
   const result: TurnBenchResult = {
     iterations,
@@ -96,6 +220,23 @@ export async function runTurnBenchmark(
     baselineMedianMs: round(median(baseline), 2),
     baselineP95Ms: round(percentile(baseline, 95), 2),
     ratioToBaseline: ratio(median(durable), median(baseline)),
+    floorMedianMs: round(median(floorTimes), 1),
+    floorP95Ms: round(percentile(floorTimes, 95), 1),
+    ratioToFloor: ratio(median(durable), median(floorTimes)),
+    floorActivitiesPerTurn: floorActivities,
+    turnActivityTypes: activities.byType,
+    floorHistoryEventsPerTurn: floorHistory.events,
+    floorHistoryBytesPerTurn: floorHistory.bytes,
+    inProcess100msMedianMs: round(median(inProcess100ms), 1),
+    durable100msMedianMs: round(median(durable100ms), 1),
+    durable100msP95Ms: round(percentile(durable100ms, 95), 1),
+    ratioTo100msInProcess: ratio(median(durable100ms), median(inProcess100ms)),
+    durable100msHistoryEventsFirstTurn: slowFirstTurn.events,
+    durable100msHistoryBytesFirstTurn: slowFirstTurn.bytes,
+    workerCpuMsPerTurn: cpu.worker,
+    serverCpuMsPerTurn: cpu.server,
+    floorWorkerCpuMsPerTurn: floorCpu.worker,
+    floorServerCpuMsPerTurn: floorCpu.server,
     historyEventsPerTurn: second.events - first.events,
     historyBytesPerTurn: second.bytes - first.bytes,
     historyEventsFirstTurn: first.events,
@@ -111,6 +252,27 @@ export async function runTurnBenchmark(
         figure: `${result.durableMedianMs} ms median, ${result.durableP95Ms} ms p95 per turn (durable)`,
         baseline: `${result.baselineMedianMs} ms median, ${result.baselineP95Ms} ms p95 (AI SDK in process)`,
         ratio: result.ratioToBaseline,
+      },
+      {
+        benchmark: "turn vs floor",
+        figure: `${result.durableMedianMs} ms median per turn (durable)`,
+        baseline: `${result.floorMedianMs} ms median: bare workflow, ${floorActivities} no-op activities per update`,
+        ratio: result.ratioToFloor,
+      },
+      {
+        benchmark: "turn, 100 ms model",
+        figure: `${result.durable100msMedianMs} ms median per turn (durable)`,
+        baseline: `${result.inProcess100msMedianMs} ms median (AI SDK in process, same model)`,
+        ratio: result.ratioTo100msInProcess,
+      },
+      {
+        benchmark: "turn CPU",
+        figure: `worker ${result.workerCpuMsPerTurn} ms + server ${result.serverCpuMsPerTurn} ms per turn`,
+        baseline: `worker ${result.floorWorkerCpuMsPerTurn} ms + server ${result.floorServerCpuMsPerTurn} ms (bare floor)`,
+        ratio: ratio(
+          result.workerCpuMsPerTurn + result.serverCpuMsPerTurn,
+          result.floorWorkerCpuMsPerTurn + result.floorServerCpuMsPerTurn,
+        ),
       },
       {
         benchmark: "turn history",

@@ -2,6 +2,7 @@ import { generateText, isStepCount, tool, type ModelMessage, type ToolSet } from
 import { encodeModelId } from "../../../src/llm/index.ts";
 import { createModelProvider } from "../../../src/llm/model-provider.ts";
 import { testModelAccess } from "../../support/test-model-access.ts";
+import { withLatency } from "./latency-model.ts";
 import {
   createOrchestrator,
   type AgentTemplate,
@@ -33,11 +34,16 @@ export interface InProcessSession {
  * implementations from src/tools called directly, and the same pure orchestrator deciding before
  * every model call which tools are offered (without it the model would not run the sequence).
  */
-export function inProcessAgent(template: AgentTemplate): { newSession(): InProcessSession } {
+export function inProcessAgent(
+  template: AgentTemplate,
+  options: { modelLatencyMs?: number } = {},
+): { newSession(): InProcessSession } {
   const orchestrator = createOrchestrator(template, toolCatalogueEntries);
-  const model = createModelProvider({ scripted: {} }, testModelAccess).languageModel(
+  const scripted = createModelProvider({ scripted: {} }, testModelAccess).languageModel(
     encodeModelId(template.llm),
   );
+  const latencyMs = options.modelLatencyMs ?? 0;
+  const model = latencyMs > 0 ? withLatency(scripted, latencyMs) : scripted;
   return {
     newSession: () => {
       const session = { state: orchestrator.initialState(), messages: [] as ModelMessage[] };
