@@ -11,7 +11,7 @@ import { startLatencySessions } from "./support/latency-sessions.ts";
 import type { BenchOutcome } from "./support/outcome.ts";
 import { allRunHistories, describeRun, totals } from "./support/session-history.ts";
 import { median, percentile, ratio, round } from "./support/stats.ts";
-import { turnActivities } from "./support/turn-activities.ts";
+import { turnActivities, type TurnActivities } from "./support/turn-activities.ts";
 
 /** Triggers EvaluationMode: critique → debate → reflect, four model calls and three tools. */
 export const evaluationMessage = "Please evaluate this argument: remote work improves productivity";
@@ -71,24 +71,6 @@ function checkTools(side: string, toolCalls: readonly string[]): void {
     );
 }
 
-/** Runs `turn` warmUp + iterations times; returns the timed ones' durations in ms. */
-async function timeTurns(
-  context: BenchContext,
-  label: string,
-  iterations: number,
-  turn: () => Promise<void>,
-): Promise<number[]> {
-  const times: number[] = [];
-  for (let index = 0; index < warmUp + iterations; index++) {
-    const start = performance.now();
-    await turn();
-    if (index >= warmUp) times.push(performance.now() - start);
-    if (index > 0 && index % 10 === 0)
-      context.progress(`${label}: ${index}/${warmUp + iterations}`);
-  }
-  return times;
-}
-
 /** CPU ms per turn of this process and of the dev server over `run`. */
 async function cpuPerTurn(
   serverPid: number,
@@ -118,7 +100,8 @@ function durableTurn(sessions: SessionClient, template: ReturnType<typeof shippe
  * One evaluation turn of the shipped cognitive-reasoner, each in a fresh session: durably (update
  * with start on the dev server, a worker in this process) against the AI SDK alone in process and
  * against the floor of durability, a bare workflow running as many no-op activities per turn;
- * then both sides again with a 100 ms model. Each pair runs back to back in the same process.
+ * and both sides again with a 100 ms model. The five kinds of turn take turns, one of each per
+ * round, so a load that comes and goes on a shared machine weighs on all of them alike.
  */
 export async function runTurnBenchmark(
   context: BenchContext,
@@ -127,9 +110,7 @@ export async function runTurnBenchmark(
   const iterations = context.settings.turnIterations;
 
   const agent = inProcessAgent(template);
-  const baseline = await timeTurns(context, "in process", iterations, async () => {
-    checkTools("in-process", (await agent.newSession().runTurn(evaluationMessage)).toolCalls);
-  });
+  const slowAgent = inProcessAgent(template, { modelLatencyMs });
   const twoTurns = agent.newSession();
   await twoTurns.runTurn(evaluationMessage);
   const conversationBytesPerTurn = (await twoTurns.runTurn(evaluationMessage)).messageBytes;
@@ -138,15 +119,10 @@ export async function runTurnBenchmark(
   const server = await context.temporal();
   const [serverPid] = childPidsNamed("temporal");
   if (serverPid === undefined) throw new Error("turn: no dev server process found");
-
-  // The durable turn alone; CPU over all its turns, warm-up included (a cold JIT counts too).
-  let durable: number[] = [];
   const turn = durableTurn(env.sessions, template);
-  const cpu = await cpuPerTurn(serverPid, warmUp + iterations, async () => {
-    durable = await timeTurns(context, "durable", iterations, () => turn());
-  });
 
-  // History per turn: a session's first turn (with the session's start), then a second.
+  // History per turn: a session's first turn (with the session's start), then a second; the
+  // second's activities are what the floor runs.
   const lastSession = uniqueId("bench-turn");
   await turn(lastSession);
   const workflowId = workflowIdFor(lastSession);
@@ -168,51 +144,120 @@ export async function runTurnBenchmark(
   const activities = turnActivities(secondTurnEvents);
   const floorActivities = activities.regular + activities.local;
 
-  // The floor: the same number of activities, the plain way, on the same server.
   const floor = await startBareFloor(env.client, server);
-  let floorTimes: number[] = [];
-  let floorCpu: { worker: number; server: number };
-  let floorHistory: { events: number; bytes: number };
+  const slow = await startLatencySessions(env.client, server, modelLatencyMs);
   try {
-    floorCpu = await cpuPerTurn(serverPid, warmUp + iterations, async () => {
-      floorTimes = await timeTurns(context, "floor", iterations, async () => {
-        await floor.runTurn(uniqueId("bench-floor"), floorActivities);
-      });
+    const floorTurn = async () => {
+      await floor.runTurn(uniqueId("bench-floor"), floorActivities);
+    };
+    const slowTurn = durableTurn(slow.sessions, template);
+
+    // CPU: each durable side alone, so this process's CPU is that side's worker (and client);
+    // the other workers only poll meanwhile. Warm-up turns included.
+    const turns = warmUp + iterations;
+    const cpu = await cpuPerTurn(serverPid, turns, () => repeat(turns, () => turn()));
+    const floorCpu = await cpuPerTurn(serverPid, turns, () => repeat(turns, floorTurn));
+
+    // Times: every kind of turn in rounds, one of each per round, so all see the same load.
+    const times = await timeRounds(context, iterations, {
+      baseline: async () => {
+        checkTools("in-process", (await agent.newSession().runTurn(evaluationMessage)).toolCalls);
+      },
+      durable: () => turn(),
+      floor: floorTurn,
+      inProcess100ms: async () => {
+        const done = await slowAgent.newSession().runTurn(evaluationMessage);
+        checkTools("in-process", done.toolCalls);
+      },
+      durable100ms: () => slowTurn(),
     });
+
     const floorId = uniqueId("bench-floor");
     await floor.runTurn(floorId, floorActivities);
     const handle = env.client.workflow.getHandle(floorId);
-    const before = describeRun("floor", await handle.fetchHistory());
+    const floorBefore = describeRun("floor", await handle.fetchHistory());
     await floor.runTurn(floorId, floorActivities);
-    const after = describeRun("floor", await handle.fetchHistory());
-    floorHistory = { events: after.events - before.events, bytes: after.bytes - before.bytes };
-  } finally {
-    await floor.close();
-  }
-
-  // With a 100 ms model, in process and durable.
-  const slowAgent = inProcessAgent(template, { modelLatencyMs });
-  const inProcess100ms = await timeTurns(
-    context,
-    "in process, 100 ms model",
-    iterations,
-    async () => {
-      checkTools("in-process", (await slowAgent.newSession().runTurn(evaluationMessage)).toolCalls);
-    },
-  );
-  const slow = await startLatencySessions(env.client, server, modelLatencyMs);
-  let durable100ms: number[];
-  let slowFirstTurn: { events: number; bytes: number };
-  try {
-    const slowTurn = durableTurn(slow.sessions, template);
-    durable100ms = await timeTurns(context, "durable, 100 ms model", iterations, () => slowTurn());
+    const floorAfter = describeRun("floor", await handle.fetchHistory());
     const slowSession = uniqueId("bench-turn");
     await slowTurn(slowSession);
-    slowFirstTurn = totals(await allRunHistories(env.client, workflowIdFor(slowSession)));
+    const slowFirstTurn = totals(await allRunHistories(env.client, workflowIdFor(slowSession)));
+    return outcome({
+      iterations,
+      times,
+      cpu,
+      floorCpu,
+      activities,
+      floorActivities,
+      floorHistory: {
+        events: floorAfter.events - floorBefore.events,
+        bytes: floorAfter.bytes - floorBefore.bytes,
+      },
+      slowFirstTurn,
+      first,
+      second,
+      conversationBytesPerTurn,
+    });
   } finally {
+    await floor.close();
     await slow.close();
   }
+}
 
+async function repeat(times: number, run: () => Promise<void>): Promise<void> {
+  for (let index = 0; index < times; index++) await run();
+}
+
+/** warmUp + iterations rounds of one turn of each kind, in order; the timed rounds' ms by kind. */
+async function timeRounds<Kind extends string>(
+  context: BenchContext,
+  iterations: number,
+  kinds: Record<Kind, () => Promise<void>>,
+): Promise<Record<Kind, number[]>> {
+  const entries = Object.entries(kinds) as [Kind, () => Promise<void>][];
+  const times = Object.fromEntries(entries.map(([kind]) => [kind, []])) as unknown as Record<
+    Kind,
+    number[]
+  >;
+  for (let index = 0; index < warmUp + iterations; index++) {
+    for (const [kind, run] of entries) {
+      const start = performance.now();
+      await run();
+      if (index >= warmUp) times[kind].push(performance.now() - start);
+    }
+    if (index > 0 && index % 10 === 0)
+      context.progress(`turn: round ${index}/${warmUp + iterations}`);
+  }
+  return times;
+}
+
+interface Measured {
+  iterations: number;
+  times: Record<"baseline" | "durable" | "floor" | "inProcess100ms" | "durable100ms", number[]>;
+  cpu: { worker: number; server: number };
+  floorCpu: { worker: number; server: number };
+  activities: TurnActivities;
+  floorActivities: number;
+  floorHistory: { events: number; bytes: number };
+  slowFirstTurn: { events: number; bytes: number };
+  first: { events: number; bytes: number };
+  second: { events: number; bytes: number };
+  conversationBytesPerTurn: number;
+}
+
+function outcome(measured: Measured): BenchOutcome<TurnBenchResult> {
+  const {
+    iterations,
+    cpu,
+    floorCpu,
+    activities,
+    floorActivities,
+    floorHistory,
+    slowFirstTurn,
+    first,
+    second,
+    conversationBytesPerTurn,
+  } = measured;
+  const { baseline, durable, floor: floorTimes, inProcess100ms, durable100ms } = measured.times;
   const result: TurnBenchResult = {
     iterations,
     durableMedianMs: round(median(durable), 1),

@@ -76,6 +76,7 @@ const directionRules: [RegExp, Direction | "none"][] = [
     "lower",
   ],
   [/\.(events|bytes)$/, "lower"],
+  [/(Events|Bytes)FirstTurn$/, "lower"],
   [/(ratio|Ratio)[A-Za-z0-9]*$/, "lower"],
 ];
 

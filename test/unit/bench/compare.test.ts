@@ -58,6 +58,7 @@ describe("which way a figure is better", () => {
     assert.equal(directionOf("turn.historyBytesPerConversationByte"), "lower");
     assert.equal(directionOf("scale.points[sessions=1000].workerPeakRssMiB"), "lower");
     assert.equal(directionOf("replay.runReplays[0].events"), "lower");
+    assert.equal(directionOf("turn.historyBytesFirstTurn"), "lower");
   });
 
   it("is not judged for baselines, floors, settings and sizes of the work", () => {
