@@ -11,7 +11,7 @@ import { startLatencySessions } from "./support/latency-sessions.ts";
 import type { BenchOutcome } from "./support/outcome.ts";
 import { allRunHistories, describeRun, totals } from "./support/session-history.ts";
 import { median, percentile, ratio, round } from "./support/stats.ts";
-import { turnActivities, type TurnActivities } from "./support/turn-activities.ts";
+import { turnActivities, workflowTasks, type TurnActivities } from "./support/turn-activities.ts";
 
 /** Triggers EvaluationMode: critique → debate → reflect, four model calls and three tools. */
 export const evaluationMessage = "Please evaluate this argument: remote work improves productivity";
@@ -38,6 +38,9 @@ export interface TurnBenchResult {
   turnActivityTypes: Record<string, number>;
   floorHistoryEventsPerTurn: number;
   floorHistoryBytesPerTurn: number;
+  /** Workflow tasks a session's second turn completed, and a floor turn: round trips, load-free. */
+  workflowTasksPerTurn: number;
+  floorWorkflowTasksPerTurn: number;
   /** Both sides with a model that waits 100 ms before every answer. */
   inProcess100msMedianMs: number;
   durable100msMedianMs: number;
@@ -178,6 +181,7 @@ export async function runTurnBenchmark(
     const floorBefore = describeRun("floor", await handle.fetchHistory());
     await floor.runTurn(floorId, floorActivities);
     const floorAfter = describeRun("floor", await handle.fetchHistory());
+    const floorTurnEvents = (floorAfter.history.events ?? []).slice(floorBefore.events);
     const slowSession = uniqueId("bench-turn");
     await slowTurn(slowSession);
     const slowFirstTurn = totals(await allRunHistories(env.client, workflowIdFor(slowSession)));
@@ -192,6 +196,8 @@ export async function runTurnBenchmark(
         events: floorAfter.events - floorBefore.events,
         bytes: floorAfter.bytes - floorBefore.bytes,
       },
+      workflowTasks: workflowTasks(secondTurnEvents),
+      floorWorkflowTasks: workflowTasks(floorTurnEvents),
       slowFirstTurn,
       first,
       second,
@@ -238,6 +244,8 @@ interface Measured {
   activities: TurnActivities;
   floorActivities: number;
   floorHistory: { events: number; bytes: number };
+  workflowTasks: number;
+  floorWorkflowTasks: number;
   slowFirstTurn: { events: number; bytes: number };
   first: { events: number; bytes: number };
   second: { events: number; bytes: number };
@@ -252,6 +260,8 @@ function outcome(measured: Measured): BenchOutcome<TurnBenchResult> {
     activities,
     floorActivities,
     floorHistory,
+    workflowTasks: tasks,
+    floorWorkflowTasks,
     slowFirstTurn,
     first,
     second,
@@ -272,6 +282,8 @@ function outcome(measured: Measured): BenchOutcome<TurnBenchResult> {
     turnActivityTypes: activities.byType,
     floorHistoryEventsPerTurn: floorHistory.events,
     floorHistoryBytesPerTurn: floorHistory.bytes,
+    workflowTasksPerTurn: tasks,
+    floorWorkflowTasksPerTurn: floorWorkflowTasks,
     inProcess100msMedianMs: round(median(inProcess100ms), 1),
     durable100msMedianMs: round(median(durable100ms), 1),
     durable100msP95Ms: round(percentile(durable100ms, 95), 1),
@@ -300,8 +312,8 @@ function outcome(measured: Measured): BenchOutcome<TurnBenchResult> {
       },
       {
         benchmark: "turn vs floor",
-        figure: `${result.durableMedianMs} ms median per turn (durable)`,
-        baseline: `${result.floorMedianMs} ms median: bare workflow, ${floorActivities} no-op activities per update`,
+        figure: `${result.durableMedianMs} ms median, ${tasks} workflow tasks per turn (durable)`,
+        baseline: `${result.floorMedianMs} ms median, ${floorWorkflowTasks} workflow tasks: bare workflow, ${floorActivities} no-op activities per update`,
         ratio: result.ratioToFloor,
       },
       {

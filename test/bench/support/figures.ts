@@ -77,6 +77,7 @@ const directionRules: [RegExp, Direction | "none"][] = [
   ],
   [/\.(events|bytes)$/, "lower"],
   [/(Events|Bytes)FirstTurn$/, "lower"],
+  [/[wW]orkflowTasksPerTurn$/, "lower"],
   [/(ratio|Ratio)[A-Za-z0-9]*$/, "lower"],
 ];
 

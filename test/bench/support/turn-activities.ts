@@ -53,3 +53,9 @@ function localActivityType(data: Uint8Array | null | undefined): string {
     return "unknown";
   }
 }
+
+/** Workflow tasks the events completed: each one a round trip between the worker and the server. */
+export function workflowTasks(events: readonly HistoryEvent[]): number {
+  return events.filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)
+    .length;
+}

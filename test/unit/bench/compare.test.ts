@@ -59,12 +59,14 @@ describe("which way a figure is better", () => {
     assert.equal(directionOf("scale.points[sessions=1000].workerPeakRssMiB"), "lower");
     assert.equal(directionOf("replay.runReplays[0].events"), "lower");
     assert.equal(directionOf("turn.historyBytesFirstTurn"), "lower");
+    assert.equal(directionOf("turn.workflowTasksPerTurn"), "lower");
   });
 
   it("is not judged for baselines, floors, settings and sizes of the work", () => {
     for (const path of [
       "turn.baselineMedianMs",
       "turn.floorMedianMs",
+      "turn.floorWorkflowTasksPerTurn",
       "turn.inProcess100msMedianMs",
       "turn.iterations",
       "turn.conversationBytesPerTurn",
