@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { arch, cpus, platform, totalmem } from "node:os";
 import { DefaultLogger, Runtime } from "@temporalio/worker";
 import { clusterSettingsHelp, runClusterBenchmark } from "./cluster.ts";
@@ -10,7 +10,8 @@ import { runScaleBenchmark } from "./scale.ts";
 import { BenchContext } from "./support/bench-context.ts";
 import { parseBenchArgs } from "./support/bench-args.ts";
 import { parseBenchSettings, settingsHelp } from "./support/bench-settings.ts";
-import { changeRows, compareResults, readResults, ResultsFileError } from "./support/compare.ts";
+import { changeRows, compareResults } from "./support/compare.ts";
+import { readResults, ResultsFileError } from "./support/results-file.ts";
 import { flattenFigures } from "./support/figures.ts";
 import type { BenchOutcome, SummaryRow } from "./support/outcome.ts";
 import { printResult } from "./support/print-result.ts";
@@ -109,6 +110,23 @@ function readOrExit(file: string): Record<string, unknown> {
   }
 }
 
+/**
+ * The results file this run merges into, read before anything runs: a broken one is refused with
+ * its name and the fix rather than a bare parser error (or, worse, after minutes of benchmarks).
+ */
+function previousResults(): Record<string, unknown> {
+  if (!existsSync(resultsFile)) return {};
+  try {
+    return readResults(resultsFile, { requireFigures: false });
+  } catch (error) {
+    if (!(error instanceof ResultsFileError)) throw error;
+    console.error(
+      `bench: ${error.message}\nThe run merges its figures into ${resultsFile}: restore it (git checkout ${resultsFile}) or delete it to start a new one.`,
+    );
+    process.exit(2);
+  }
+}
+
 const args = parseBenchArgs(process.argv.slice(2), Object.keys(benchmarks));
 if (args.kind === "help") {
   console.log(usage);
@@ -134,10 +152,7 @@ const { settings } = parsed;
 Runtime.install({ logger: new DefaultLogger("WARN") });
 const selected = (args.names.length > 0 ? args.names : Object.keys(benchmarks)) as Name[];
 
-const previous = existsSync(resultsFile)
-  ? (JSON.parse(readFileSync(resultsFile, "utf8")) as Record<string, unknown>)
-  : {};
-const results: Record<string, unknown> = { ...previous };
+const results: Record<string, unknown> = { ...previousResults() };
 const code = codeVersion();
 const summary: SummaryRow[] = [];
 const context = new BenchContext(settings);

@@ -3,12 +3,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import {
-  changeRows,
-  compareResults,
-  readResults,
-  ResultsFileError,
-} from "../../bench/support/compare.ts";
+import { changeRows, compareResults } from "../../bench/support/compare.ts";
+import { readResults, ResultsFileError } from "../../bench/support/results-file.ts";
 import { directionOf, flattenFigures } from "../../bench/support/figures.ts";
 import { targetStatuses } from "../../bench/support/targets.ts";
 
