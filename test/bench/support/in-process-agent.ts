@@ -33,6 +33,7 @@ export interface InProcessSession {
  * in this process, no Temporal. `generateText` with the worker's scripted model, the same tool
  * implementations from src/tools called directly, and the same pure orchestrator deciding before
  * every model call which tools are offered (without it the model would not run the sequence).
+ * With `modelLatencyMs` every model call first waits that long (see latency-model.ts).
  */
 export function inProcessAgent(
   template: AgentTemplate,
