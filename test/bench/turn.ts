@@ -158,6 +158,7 @@ export async function runTurnBenchmark(
     // CPU: each durable side alone, so this process's CPU is that side's worker (and client);
     // the other workers only poll meanwhile. Warm-up turns included.
     const turns = warmUp + iterations;
+    context.progress(`turn: CPU of ${turns} durable turns, then ${turns} floor turns, each alone`);
     const cpu = await cpuPerTurn(serverPid, turns, () => repeat(turns, () => turn()));
     const floorCpu = await cpuPerTurn(serverPid, turns, () => repeat(turns, floorTurn));
 
