@@ -2,7 +2,7 @@ import { z } from "zod";
 import { workerTuningSchema, type WorkerTuning } from "./worker-tuning.ts";
 
 export interface BenchSettings {
-  /** Timed turns per side in `turn`. */
+  /** Timed rounds in `turn`: one turn of each kind (in process, durable, floor, 100 ms model) a round. */
   turnIterations: number;
   /** Turns of the one long session `growth` drives (and `replay` replays). */
   growthTurns: number;
@@ -15,7 +15,7 @@ export interface BenchSettings {
 }
 
 export const settingsHelp = `Environment:
-  BENCH_TURN_ITERATIONS   timed turns per side in turn (30)
+  BENCH_TURN_ITERATIONS   timed rounds in turn, one turn of each kind a round (30)
   BENCH_GROWTH_TURNS      turns of the growth (and replay) session (500)
   BENCH_SCALE_SESSIONS    concurrent session counts for scale (10,100,1000)
   BENCH_SCALE_TURNS       turns each scale session runs (3)
