@@ -29,6 +29,17 @@ export function withheldReason(
   return undefined;
 }
 
+/**
+ * Whether some agent tool cannot run now. Almost never: then offers depend on the step alone and
+ * decisions take their precomputed path (tool-offers.ts, step-candidates.ts).
+ */
+export function someToolWithheld(compiled: CompiledTemplate, state: OrchestrationState): boolean {
+  if (state.unavailableTools === undefined && state.toolFailures === undefined) return false;
+  for (const tool of compiled.agentTools)
+    if (withheldReason(compiled, state, tool.name) !== undefined) return true;
+  return false;
+}
+
 /** Something a step needs that cannot run now: the tool(s) and why. */
 export interface Block {
   /** The tool, or the alternatives joined with " or ". */
