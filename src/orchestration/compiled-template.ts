@@ -1,4 +1,9 @@
-import { compileConditionCheck, type ConditionCheck } from "./conditions/condition-check.ts";
+import { isMessageCondition, type Condition } from "./condition-schema.ts";
+import {
+  compileConditionCheck,
+  isMonotone,
+  type ConditionCheck,
+} from "./conditions/condition-check.ts";
 import { describeCondition } from "./conditions/evaluate-condition.ts";
 import { compileMessageRegex } from "./conditions/message-regex.ts";
 import type { AgentTemplate, Step } from "./template-schema.ts";
@@ -24,6 +29,11 @@ export interface CompiledStep {
   readonly step: Step;
   /** Its conditions, compiled to checks that read the evidence in place (conditions/condition-check.ts). */
   readonly checks: readonly ConditionCheck[];
+  /**
+   * The checks of its monotone conditions (conditions/condition-check.ts), tried first on all the
+   * evidence: one false rules the step out without reading its completion mark.
+   */
+  readonly monotoneChecks: readonly ConditionCheck[];
   /** Its conditions described, as `step_entered` reports them when all hold. */
   readonly described: readonly string[];
   /**
@@ -60,9 +70,17 @@ export interface CompiledTemplate {
 
 function compileStep(step: Step): CompiledStep {
   const conditions = step.conditions ?? [];
+  // Message conditions first: their outcome is kept per message, so they cost a comparison, and
+  // most steps are ruled out by one. The order is free: checks are pure and cannot throw.
+  const ordered = [
+    ...conditions.filter((condition) => isMessageCondition(condition.type)),
+    ...conditions.filter((condition) => !isMessageCondition(condition.type)),
+  ];
+  const checks = ordered.map((condition) => compileConditionCheck(condition, step.sequence));
   return {
     step,
-    checks: conditions.map((condition) => compileConditionCheck(condition, step.sequence)),
+    checks,
+    monotoneChecks: checks.filter((_, index) => isMonotone(ordered[index] as Condition)),
     described: conditions.map((condition) => describeCondition(condition, step.sequence)),
     offers: [],
   };

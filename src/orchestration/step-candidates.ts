@@ -12,6 +12,10 @@ function conditionsHold(entry: CompiledStep, state: OrchestrationState): boolean
   const tools = state.recentlyUsedTools;
   let from = 0;
   let message = state.lastUserMessage;
+  const monotone = entry.monotoneChecks;
+  for (let index = 0; index < monotone.length; index++) {
+    if (monotone[index]?.(tools, 0, message) !== true) return false;
+  }
   let marked = false;
   let markToolCount = 0;
   let markTurn = 0;
@@ -50,11 +54,21 @@ export function decidingCandidate(
   state: OrchestrationState,
   active: Step | undefined,
 ): CompiledStep | undefined {
-  let first: CompiledStep | undefined;
-  for (const entry of compiled.conditionalSteps) {
-    if (!conditionsHold(entry, state)) continue;
-    if (entry.step === active) return entry;
-    first ??= entry;
+  // The active step first: when it holds it stays, whatever holds before it (conditions are pure
+  // and, with every pattern valid, cannot throw, so the order they are checked in is free).
+  const activeEntry =
+    state.activeStep === undefined ? undefined : compiled.compiledSteps.get(state.activeStep);
+  if (
+    activeEntry !== undefined &&
+    activeEntry.step === active &&
+    activeEntry.checks.length > 0 &&
+    conditionsHold(activeEntry, state)
+  )
+    return activeEntry;
+  const steps = compiled.conditionalSteps;
+  for (let index = 0; index < steps.length; index++) {
+    const entry = steps[index] as CompiledStep;
+    if (entry !== activeEntry && conditionsHold(entry, state)) return entry;
   }
-  return first;
+  return undefined;
 }

@@ -40,6 +40,16 @@ export function compileConditionCheck(
   }
 }
 
+/**
+ * Whether the condition can only lose by seeing less evidence: holding on a window of tools (and
+ * the message) means holding on any larger one. All but `not_recently_used`. A monotone condition
+ * false on all the evidence is false on the narrower evidence a completed step may see, which lets
+ * most steps be ruled out without working out that narrower evidence.
+ */
+export function isMonotone(condition: Condition): boolean {
+  return condition.type !== "not_recently_used";
+}
+
 function unreachable(condition: never): never {
   throw new Error(`unknown condition type: ${JSON.stringify(condition)}`);
 }
