@@ -1,5 +1,6 @@
 import type { CompiledStep, CompiledTemplate } from "./compiled-template.ts";
 import type { OrchestrationState } from "./state.ts";
+import { ownEntry } from "./own-entries.ts";
 import type { Step } from "./template-schema.ts";
 
 /**
@@ -24,7 +25,7 @@ function conditionsHold(entry: CompiledStep, state: OrchestrationState): boolean
     markToolCount = state.completedAt;
     markTurn = state.completedAtTurn ?? state.turn;
   } else {
-    const mark = state.pastCompletions[entry.step.name];
+    const mark = ownEntry(state.pastCompletions, entry.step.name);
     if (mark !== undefined) {
       marked = true;
       markToolCount = mark.toolCount;

@@ -8,6 +8,7 @@ import { entryBlock, someToolWithheld } from "./tool-availability.ts";
 import { completionsWithout, withoutCompletion, type OrchestrationState } from "./state.ts";
 import type { Step } from "./template-schema.ts";
 import { activeStepOf } from "./tool-policy.ts";
+import { setOwnEntry } from "./own-entries.ts";
 
 export interface Decision {
   state: OrchestrationState;
@@ -48,10 +49,10 @@ export function enterStep(
     state.completedAt !== undefined &&
     state.activeStep !== step.name
   ) {
-    pastCompletions[state.activeStep] = {
+    setOwnEntry(pastCompletions, state.activeStep, {
       toolCount: state.completedAt,
       turn: state.completedAtTurn ?? state.turn,
-    };
+    });
   }
   let next: OrchestrationState = {
     ...withoutCompletion(state),

@@ -7,6 +7,7 @@ import { entryBlock } from "./tool-availability.ts";
 import { withoutCompletion, type OrchestrationState } from "./state.ts";
 import type { Step } from "../../../../src/orchestration/template-schema.ts";
 import { activeStepOf } from "./tool-policy.ts";
+import { setOwnEntry } from "../../../../src/orchestration/own-entries.ts";
 
 export interface Decision {
   state: OrchestrationState;
@@ -41,10 +42,10 @@ export function enterStep(
     state.completedAt !== undefined &&
     state.activeStep !== step.name
   ) {
-    pastCompletions[state.activeStep] = {
+    setOwnEntry(pastCompletions, state.activeStep, {
       toolCount: state.completedAt,
       turn: state.completedAtTurn ?? state.turn,
-    };
+    });
   }
   let next: OrchestrationState = {
     ...withoutCompletion(state),

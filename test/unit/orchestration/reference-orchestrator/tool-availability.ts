@@ -2,6 +2,7 @@ import type { CompiledTemplate } from "./compiled-template.ts";
 import type { OrchestrationState } from "./state.ts";
 import type { Step } from "../../../../src/orchestration/template-schema.ts";
 import { matchesAny } from "./tool-patterns.ts";
+import { ownEntry } from "../../../../src/orchestration/own-entries.ts";
 
 /**
  * Why a tool cannot be offered now, or undefined when it can. Two causes:
@@ -16,9 +17,9 @@ export function withheldReason(
   state: OrchestrationState,
   tool: string,
 ): string | undefined {
-  const unavailable = state.unavailableTools?.[tool];
+  const unavailable = ownEntry(state.unavailableTools, tool);
   if (unavailable !== undefined) return `unavailable on this worker: ${unavailable}`;
-  const failure = state.toolFailures?.[tool];
+  const failure = ownEntry(state.toolFailures, tool);
   if (
     failure !== undefined &&
     failure.count >= compiled.releaseAfterFailures &&
