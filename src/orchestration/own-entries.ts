@@ -12,10 +12,13 @@ export function ownEntry<T>(
 
 /** `record[key] = value` as an own key, "__proto__" included (as JSON.parse would make it). */
 export function setOwnEntry<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  // An assignment everywhere else: defineProperty is several times slower.
+  if (key !== "__proto__") record[key] = value;
+  else
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }

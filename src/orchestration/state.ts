@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { setOwnEntry } from "./own-entries.ts";
 
 const count = z.int().min(0);
 
@@ -92,14 +93,7 @@ export function completionsWithout(
     if (name === step || !Object.hasOwn(marks, name)) continue;
     const mark = marks[name] as CompletionMark;
     // As the rest pattern would: an own "__proto__" key stays a key, not the copy's prototype.
-    if (name === "__proto__")
-      Object.defineProperty(copy, name, {
-        value: mark,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else copy[name] = mark;
+    setOwnEntry(copy, name, mark);
   }
   return copy;
 }

@@ -152,7 +152,13 @@ function step(random: Random, index: number, names: string[], tools: string[]): 
 
 function randomTemplate(random: Random): AgentTemplate | undefined {
   const tools = [...new Set(some(random, catalogueNames, 6, 1))];
-  const names = Array.from({ length: 1 + Math.floor(random() * 6) }, (_, i) => `Step${i}`);
+  // Now and then a name every object inherits: records by name must not find the prototype's.
+  const inherited = chance(random, 0.1)
+    ? pick(random, ["constructor", "__proto__", "toString"])
+    : "";
+  const names = Array.from({ length: 1 + Math.floor(random() * 6) }, (_, i) =>
+    i === 0 && inherited !== "" ? inherited : `Step${i}`,
+  );
   const steps = names.map((_, index) => step(random, index, names, tools));
   const defaultKind = random();
   const defaultIndex = Math.floor(random() * steps.length);
