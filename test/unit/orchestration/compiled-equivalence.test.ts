@@ -9,7 +9,8 @@ import {
   type Orchestrator,
 } from "../../../src/orchestration/index.ts";
 import { parseAgentTemplate } from "../../../src/agents/index.ts";
-import { toolCatalogueEntries } from "../../../src/tools/index.ts";
+import { toolCatalogue, toolCatalogueEntries } from "../../../src/tools/index.ts";
+import { twentyStepTemplate } from "../../bench/core-template.ts";
 import {
   createOrchestrator as createReferenceOrchestrator,
   type Orchestrator as ReferenceOrchestrator,
@@ -290,5 +291,35 @@ describe("compiled orchestrator", () => {
       events += runCase(random, template, `seed ${SEED}, case ${attempt}`);
     }
     assert.equal(events, CASES * EVENTS_PER_CASE);
+  });
+
+  it("decides exactly as the reference orchestrator over 20,000 decisions of the core benchmark's 20-step loop", () => {
+    const template = parseAgentTemplate(twentyStepTemplate(), { tools: toolCatalogueEntries });
+    const compiled = createOrchestrator(template, toolCatalogueEntries);
+    const reference = createReferenceOrchestrator(template, toolCatalogueEntries);
+    const stream = toolCatalogue.map((tool) => tool.name);
+    let state = reference.initialState();
+    let ours = compiled.initialState();
+    for (let decision = 0; decision < 20_000; decision++) {
+      if (decision % 25 === 0) {
+        const text = `please mode${decision % 19} topic${decision % 19}`;
+        const expected = reference.onUserMessage(state, text);
+        const actual = compiled.onUserMessage(ours, text);
+        assert.deepStrictEqual(actual, expected, `message before decision ${decision}`);
+        ({ state } = expected);
+        ours = actual.state;
+      }
+      const allowed = reference.allowedTools(state);
+      assert.deepStrictEqual([...compiled.allowedTools(ours)], allowed, `offer at ${decision}`);
+      const name =
+        allowed[decision % Math.max(1, allowed.length)] ??
+        stream[decision % stream.length] ??
+        "think";
+      const expected = reference.onToolUsed(state, name);
+      const actual = compiled.onToolUsed(ours, name);
+      assert.deepStrictEqual(actual, expected, `decision ${decision}: ${name}`);
+      ({ state } = expected);
+      ours = actual.state;
+    }
   });
 });
