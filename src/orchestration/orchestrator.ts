@@ -12,12 +12,11 @@ import {
 import type { AgentTemplate } from "./template-schema.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 import { approvalFor, type ApprovalNeed } from "./tool-approval.ts";
+import { checkOfferedCall, offeredTools } from "./tool-offers.ts";
 import { clearToolFailures, onToolAvailability, onToolFailed } from "./tool-outcomes.ts";
 import {
   activeStepOf,
-  allowedToolNames,
   availableExpectedTools,
-  checkCall,
   expectedTools,
   toolDecisions,
   type ToolCallCheck,
@@ -43,6 +42,10 @@ export interface Orchestrator {
   ): Decision;
   /** An allowed tool ran and failed: counts it, and releases a sequence stuck on it. */
   onToolFailed(state: OrchestrationState, toolName: string, error: string): Decision;
+  /**
+   * The tools to offer the model now, in template order. The array is shared between decisions
+   * and frozen (changing it throws): copy it to change it.
+   */
   allowedTools(state: OrchestrationState): string[];
   toolDecisions(state: OrchestrationState): ToolDecision[];
   checkToolCall(state: OrchestrationState, toolName: string): ToolCallCheck;
@@ -72,9 +75,9 @@ export function createOrchestrator(
     onToolUsed: (state, toolName) => onToolUsed(compiled, state, toolName),
     onToolAvailability: (state, unavailable) => onToolAvailability(compiled, state, unavailable),
     onToolFailed: (state, toolName, error) => onToolFailed(compiled, state, toolName, error),
-    allowedTools: (state) => allowedToolNames(compiled, state),
+    allowedTools: (state) => offeredTools(compiled, state),
     toolDecisions: (state) => toolDecisions(compiled, state),
-    checkToolCall: (state, toolName) => checkCall(compiled, state, toolName),
+    checkToolCall: (state, toolName) => checkOfferedCall(compiled, state, toolName),
     toolChoice: (state) => toolChoice(compiled, state),
     approvalFor: (state, toolName, input) => approvalFor(compiled, state, toolName, input),
     onTokenUsage,
@@ -153,13 +156,14 @@ function recordTool(
   state: OrchestrationState,
   tool: string,
 ): OrchestrationState {
-  const tools = [...state.recentlyUsedTools, tool];
-  const overflow = tools.length - compiled.historyLimit;
-  return {
-    ...state,
-    recentlyUsedTools: overflow > 0 ? tools.slice(overflow) : tools,
-    toolCount: state.toolCount + 1,
-  };
+  // One copy of exactly the kept window, rather than an append and then a slice.
+  const previous = state.recentlyUsedTools;
+  const start = Math.max(0, previous.length + 1 - compiled.historyLimit);
+  const tools = new Array<string>(previous.length + 1 - start);
+  for (let index = start; index < previous.length; index++)
+    tools[index - start] = previous[index] as string;
+  tools[tools.length - 1] = tool;
+  return { ...state, recentlyUsedTools: tools, toolCount: state.toolCount + 1 };
 }
 
 function onToolUsed(
@@ -167,7 +171,7 @@ function onToolUsed(
   state: OrchestrationState,
   toolName: string,
 ): Decision {
-  const check = checkCall(compiled, state, toolName);
+  const check = checkOfferedCall(compiled, state, toolName);
   if (!check.ok) {
     return {
       state,
@@ -205,6 +209,7 @@ function onToolUsed(
   }
 
   const selected = selectStep(compiled, next, event);
+  if (selected.events.length === 0) return { state: selected.state, events };
   return { state: selected.state, events: [...events, ...selected.events] };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { setOwnEntry } from "./own-entries.ts";
 
 const count = z.int().min(0);
 
@@ -67,8 +68,32 @@ export function emptyState(): OrchestrationState {
   };
 }
 
-/** The state with the active step's completion cleared (fields removed, not set to undefined). */
+/**
+ * The state with the active step's completion cleared (fields removed, not set to undefined). The
+ * state itself when it has neither field: states are never mutated, and every caller copies it.
+ */
 export function withoutCompletion(state: OrchestrationState): OrchestrationState {
+  if (!Object.hasOwn(state, "completedAt") && !Object.hasOwn(state, "completedAtTurn"))
+    return state;
   const { completedAt: _at, completedAtTurn: _turn, ...rest } = state;
   return rest;
+}
+
+/**
+ * A copy of the completion marks without `step`'s, keys in the same order. A loop, not
+ * `const { [step]: _, ...rest }`: V8 runs that rest pattern in its runtime, several times slower,
+ * and a step is entered on about one tool event in four.
+ */
+export function completionsWithout(
+  marks: Readonly<Record<string, CompletionMark>>,
+  step: string,
+): Record<string, CompletionMark> {
+  const copy: Record<string, CompletionMark> = {};
+  for (const name in marks) {
+    if (name === step || !Object.hasOwn(marks, name)) continue;
+    const mark = marks[name] as CompletionMark;
+    // As the rest pattern would: an own "__proto__" key stays a key, not the copy's prototype.
+    setOwnEntry(copy, name, mark);
+  }
+  return copy;
 }

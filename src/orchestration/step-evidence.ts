@@ -3,6 +3,7 @@ import { conditionHolds, describeCondition } from "./conditions/evaluate-conditi
 import type { Evidence } from "./conditions/evidence.ts";
 import type { CompletionMark, OrchestrationState } from "./state.ts";
 import type { Step } from "./template-schema.ts";
+import { ownEntry } from "./own-entries.ts";
 
 /** The completion mark a step's conditions are bounded by, if its sequence has completed. */
 export function completionMarkOf(
@@ -12,7 +13,7 @@ export function completionMarkOf(
   if (state.activeStep === step.name && state.completedAt !== undefined) {
     return { toolCount: state.completedAt, turn: state.completedAtTurn ?? state.turn };
   }
-  return state.pastCompletions[step.name];
+  return ownEntry(state.pastCompletions, step.name);
 }
 
 /**

@@ -2,16 +2,24 @@ import type { CompiledTemplate } from "./compiled-template.ts";
 import { isMessageCondition } from "./condition-schema.ts";
 import type { OrchestrationEvent, StepEntryReason } from "./events.ts";
 import type { NewEvent } from "./reset-triggers.ts";
+import { decidingCandidate } from "./step-candidates.ts";
 import { candidateSteps } from "./step-evidence.ts";
-import { entryBlock } from "./tool-availability.ts";
-import { withoutCompletion, type OrchestrationState } from "./state.ts";
+import { entryBlock, someToolWithheld } from "./tool-availability.ts";
+import { completionsWithout, withoutCompletion, type OrchestrationState } from "./state.ts";
 import type { Step } from "./template-schema.ts";
 import { activeStepOf } from "./tool-policy.ts";
+import { setOwnEntry } from "./own-entries.ts";
 
 export interface Decision {
   state: OrchestrationState;
   events: OrchestrationEvent[];
 }
+
+/**
+ * The events of a decision where nothing happened, shared (frozen) rather than allocated: the
+ * common case on the decision path. Callers only read events.
+ */
+export const noEvents = Object.freeze([]) as unknown as OrchestrationEvent[];
 
 /** Marks the active step's sequence complete at the current event. */
 export function completeSequence(state: OrchestrationState, step: Step): OrchestrationState {
@@ -35,16 +43,16 @@ export function enterStep(
   conditions: string[],
   event: NewEvent | undefined,
 ): Decision {
-  const { [step.name]: _own, ...pastCompletions } = state.pastCompletions;
+  const pastCompletions = completionsWithout(state.pastCompletions, step.name);
   if (
     state.activeStep !== undefined &&
     state.completedAt !== undefined &&
     state.activeStep !== step.name
   ) {
-    pastCompletions[state.activeStep] = {
+    setOwnEntry(pastCompletions, state.activeStep, {
       toolCount: state.completedAt,
       turn: state.completedAtTurn ?? state.turn,
-    };
+    });
   }
   let next: OrchestrationState = {
     ...withoutCompletion(state),
@@ -52,14 +60,11 @@ export function enterStep(
     sequenceIndex: 0,
     pastCompletions,
   };
+  const from = state.activeStep;
   const events: OrchestrationEvent[] = [
-    {
-      type: "step_entered",
-      step: step.name,
-      ...(state.activeStep === undefined ? {} : { from: state.activeStep }),
-      reason,
-      conditions,
-    },
+    from === undefined
+      ? { type: "step_entered", step: step.name, reason, conditions }
+      : { type: "step_entered", step: step.name, from, reason, conditions },
   ];
   const sequence = step.sequence;
   if (sequence === undefined) return { state: next, events };
@@ -119,6 +124,33 @@ function explainsSkip(step: Step, event: NewEvent): boolean {
  * is the fallback and is always entered.
  */
 export function selectStep(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+  event: NewEvent,
+): Decision {
+  if (!compiled.regexesValid || someToolWithheld(compiled, state))
+    return selectStepWithBlocks(compiled, state, event);
+  const active = activeStepOf(compiled, state);
+  const candidate = decidingCandidate(compiled, state, active);
+  if (candidate !== undefined) {
+    if (active !== undefined && candidate.step === active) return { state, events: noEvents };
+    return enterStep(state, candidate.step, "conditions", [...candidate.described], event);
+  }
+  if (active === undefined) {
+    return compiled.defaultStep === undefined
+      ? { state, events: noEvents }
+      : enterStep(state, compiled.defaultStep, "default", [], event);
+  }
+  const target = onCompleteTarget(compiled, state, active);
+  if (target === undefined) return { state, events: noEvents };
+  return enterStep(state, target, "on_complete", [], event);
+}
+
+/**
+ * `selectStep` when some tool cannot run now (or a pattern does not compile): every candidate is
+ * evaluated, and one that needs a withheld tool is skipped with an event.
+ */
+function selectStepWithBlocks(
   compiled: CompiledTemplate,
   state: OrchestrationState,
   event: NewEvent,

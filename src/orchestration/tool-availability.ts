@@ -2,6 +2,7 @@ import type { CompiledTemplate } from "./compiled-template.ts";
 import type { OrchestrationState } from "./state.ts";
 import type { Step } from "./template-schema.ts";
 import { matchesAny } from "./tool-patterns.ts";
+import { ownEntry } from "./own-entries.ts";
 
 /**
  * Why a tool cannot be offered now, or undefined when it can. Two causes:
@@ -16,9 +17,9 @@ export function withheldReason(
   state: OrchestrationState,
   tool: string,
 ): string | undefined {
-  const unavailable = state.unavailableTools?.[tool];
+  const unavailable = ownEntry(state.unavailableTools, tool);
   if (unavailable !== undefined) return `unavailable on this worker: ${unavailable}`;
-  const failure = state.toolFailures?.[tool];
+  const failure = ownEntry(state.toolFailures, tool);
   if (
     failure !== undefined &&
     failure.count >= compiled.releaseAfterFailures &&
@@ -27,6 +28,17 @@ export function withheldReason(
     return `failing: it failed ${failure.count} times in a row (last error: ${failure.error}); it gets one more try on the next message`;
   }
   return undefined;
+}
+
+/**
+ * Whether some agent tool cannot run now. Almost never: then offers depend on the step alone and
+ * decisions take their precomputed path (tool-offers.ts, step-candidates.ts).
+ */
+export function someToolWithheld(compiled: CompiledTemplate, state: OrchestrationState): boolean {
+  if (state.unavailableTools === undefined && state.toolFailures === undefined) return false;
+  for (const tool of compiled.agentTools)
+    if (withheldReason(compiled, state, tool.name) !== undefined) return true;
+  return false;
 }
 
 /** Something a step needs that cannot run now: the tool(s) and why. */

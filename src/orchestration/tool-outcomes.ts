@@ -5,6 +5,7 @@ import { withoutCompletion, type OrchestrationState, type ToolFailure } from "./
 import { sequenceBlock, type Block } from "./tool-availability.ts";
 import { activeStepOf } from "./tool-policy.ts";
 import type { Step } from "./template-schema.ts";
+import { ownEntry, setOwnEntry } from "./own-entries.ts";
 
 /** Errors are kept in state and events: bounded, one line. */
 const ERROR_LIMIT = 300;
@@ -66,11 +67,12 @@ export function onToolAvailability(
   const now: Record<string, string> = {};
   const events: OrchestrationEvent[] = [];
   for (const { name } of compiled.agentTools) {
-    const reason = unavailable[name];
+    const reason = ownEntry(unavailable, name);
     if (reason !== undefined) {
-      now[name] = reason;
-      if (before[name] !== reason) events.push({ type: "tool_unavailable", tool: name, reason });
-    } else if (before[name] !== undefined) {
+      setOwnEntry(now, name, reason);
+      if (ownEntry(before, name) !== reason)
+        events.push({ type: "tool_unavailable", tool: name, reason });
+    } else if (ownEntry(before, name) !== undefined) {
       events.push({ type: "tool_available", tool: name });
     }
   }
@@ -102,7 +104,7 @@ export function onToolFailed(
   toolName: string,
   error: string,
 ): Decision {
-  const previous = state.toolFailures?.[toolName];
+  const previous = ownEntry(state.toolFailures, toolName);
   const failure: ToolFailure = {
     count: (previous?.count ?? 0) + 1,
     error: oneLine(error),
@@ -126,7 +128,8 @@ export function onToolFailed(
 
 /** A successful run clears the tool's failure count. */
 export function clearToolFailures(state: OrchestrationState, toolName: string): OrchestrationState {
-  if (state.toolFailures?.[toolName] === undefined) return state;
+  if (state.toolFailures === undefined || ownEntry(state.toolFailures, toolName) === undefined)
+    return state;
   const { [toolName]: _cleared, ...others } = state.toolFailures;
   const { toolFailures: _all, ...rest } = state;
   return Object.keys(others).length === 0 ? rest : { ...rest, toolFailures: others };

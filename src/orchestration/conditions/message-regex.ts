@@ -1,5 +1,6 @@
 import type { ConditionOf } from "../condition-schema.ts";
 import { compileLinearRegex, type CompiledRegex } from "../linear-regex.ts";
+import type { ConditionCheck } from "./condition-check.ts";
 import type { ConditionContext } from "./evidence.ts";
 
 type MessageRegex = ConditionOf<"message_regex">;
@@ -50,9 +51,21 @@ function prepare(condition: MessageRegex): Prepared {
 
 /** Whether the whole latest user message matches (RE2: time linear in its length). */
 export function messageRegexHolds(condition: MessageRegex, context: ConditionContext): boolean {
-  const message = context.evidence.message;
-  if (message === undefined) return false;
+  return messageMatches(condition, prepare(condition), context.evidence.message);
+}
+
+/** The compiled check: the pattern is looked up once, not on every decision. */
+export function messageRegexCheck(condition: MessageRegex): ConditionCheck {
   const entry = prepare(condition);
+  return (_tools, _from, message) => messageMatches(condition, entry, message);
+}
+
+function messageMatches(
+  condition: MessageRegex,
+  entry: Prepared,
+  message: string | undefined,
+): boolean {
+  if (message === undefined) return false;
   if (entry.last?.message === message) return entry.last.holds;
   const { compiled } = entry;
   // The loader refuses such a template; one that reached the workflow unchecked fails here, in

@@ -1,3 +1,4 @@
+import type { ConditionCheck } from "./condition-check.ts";
 import type { ConditionContext } from "./evidence.ts";
 
 /** The last events, position by position, are accepted by the step's sequence. */
@@ -8,6 +9,21 @@ export function sequenceMatchHolds(context: ConditionContext): boolean {
   if (tools.length < sequence.length) return false;
   const tail = tools.slice(tools.length - sequence.length);
   return sequence.every((alternatives, index) => alternatives.includes(tail[index] ?? ""));
+}
+
+export function sequenceMatchCheck(
+  sequence: readonly (readonly string[])[] | undefined,
+): ConditionCheck {
+  if (sequence === undefined || sequence.length === 0) return () => false;
+  const length = sequence.length;
+  return (tools, from) => {
+    const tail = tools.length - length;
+    if (tail < from) return false;
+    for (let index = 0; index < length; index++) {
+      if (sequence[index]?.includes(tools[tail + index] ?? "") !== true) return false;
+    }
+    return true;
+  };
 }
 
 export function describeSequenceMatch(

@@ -1,0 +1,238 @@
+import { compileTemplate, type CompiledTemplate } from "./compiled-template.ts";
+import type { OrchestrationEvent } from "../../../../src/orchestration/events.ts";
+import { firedResetTrigger } from "./reset-triggers.ts";
+import { heldConditions } from "./step-evidence.ts";
+import { advance, enterStep, selectStep, type Decision } from "./step-selection.ts";
+import {
+  emptyState,
+  withoutCompletion,
+  type OrchestrationState,
+  type ReportedTokenUsage,
+} from "./state.ts";
+import type { AgentTemplate } from "../../../../src/orchestration/template-schema.ts";
+import type { ToolCatalogueEntry } from "../../../../src/orchestration/tool-catalogue-entry.ts";
+import { clearToolFailures, onToolAvailability, onToolFailed } from "./tool-outcomes.ts";
+import {
+  activeStepOf,
+  allowedToolNames,
+  availableExpectedTools,
+  checkCall,
+  expectedTools,
+  toolDecisions,
+  type ToolCallCheck,
+  type ToolDecision,
+} from "./tool-policy.ts";
+
+/** How the model must pick its tool: `forceSequence` makes the expected tool required. */
+export type ToolChoice =
+  { type: "auto" } | { type: "required" } | { type: "tool"; toolName: string };
+
+export interface Orchestrator {
+  readonly template: AgentTemplate;
+  initialState(): OrchestrationState;
+  onUserMessage(state: OrchestrationState, text: string): Decision;
+  onToolUsed(state: OrchestrationState, toolName: string): Decision;
+  /**
+   * The worker's report, at a turn's start, of the agent tools it cannot run (name → reason):
+   * they are never offered, and steps that need them are not entered.
+   */
+  onToolAvailability(
+    state: OrchestrationState,
+    unavailable: Readonly<Record<string, string>>,
+  ): Decision;
+  /** An allowed tool ran and failed: counts it, and releases a sequence stuck on it. */
+  onToolFailed(state: OrchestrationState, toolName: string, error: string): Decision;
+  allowedTools(state: OrchestrationState): string[];
+  toolDecisions(state: OrchestrationState): ToolDecision[];
+  checkToolCall(state: OrchestrationState, toolName: string): ToolCallCheck;
+  toolChoice(state: OrchestrationState): ToolChoice;
+  onTokenUsage(state: OrchestrationState, usage: ReportedTokenUsage): OrchestrationState;
+}
+
+/**
+ * The orchestrator of spec §4–§6. Every method is pure and synchronous: state and event in,
+ * next state and the events that explain it out. Inputs are never mutated.
+ */
+export function createOrchestrator(
+  template: AgentTemplate,
+  tools?: readonly ToolCatalogueEntry[],
+): Orchestrator {
+  const compiled = compileTemplate(template, tools);
+  return {
+    template,
+    initialState: () => initialState(compiled),
+    onUserMessage: (state, text) => onUserMessage(compiled, state, text),
+    onToolUsed: (state, toolName) => onToolUsed(compiled, state, toolName),
+    onToolAvailability: (state, unavailable) => onToolAvailability(compiled, state, unavailable),
+    onToolFailed: (state, toolName, error) => onToolFailed(compiled, state, toolName, error),
+    allowedTools: (state) => allowedToolNames(compiled, state),
+    toolDecisions: (state) => toolDecisions(compiled, state),
+    checkToolCall: (state, toolName) => checkCall(compiled, state, toolName),
+    toolChoice: (state) => toolChoice(compiled, state),
+    onTokenUsage,
+  };
+}
+
+function initialState(compiled: CompiledTemplate): OrchestrationState {
+  const state = emptyState();
+  if (compiled.defaultStep === undefined) return state;
+  return enterStep(state, compiled.defaultStep, "initial", [], undefined).state;
+}
+
+function inProgress(compiled: CompiledTemplate, state: OrchestrationState): boolean {
+  return expectedTools(compiled, state) !== undefined;
+}
+
+function onUserMessage(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+  text: string,
+): Decision {
+  let next: OrchestrationState = { ...state, turn: state.turn + 1, lastUserMessage: text };
+  const events: OrchestrationEvent[] = [];
+  const event = { kind: "user_message", text } as const;
+  const active = activeStepOf(compiled, next);
+
+  if (active !== undefined && inProgress(compiled, next)) {
+    // Rule 1: an in-progress sequence keeps its step; a user-message trigger resets it and
+    // makes the step compete like any other for this evaluation.
+    const trigger = firedResetTrigger(active, next, event);
+    if (trigger === undefined) return { state: next, events };
+    events.push({
+      type: "sequence_reset",
+      step: active.name,
+      fromIndex: next.sequenceIndex,
+      trigger,
+    });
+    next = { ...next, sequenceIndex: 0 };
+  } else if (active !== undefined && next.completedAt !== undefined) {
+    // Rule 5: new evidence making a completed step's conditions hold again restarts it.
+    const held = (active.conditions ?? []).length > 0 ? heldConditions(next, active) : undefined;
+    if (held !== undefined) {
+      events.push({ type: "sequence_restarted", step: active.name, conditions: held });
+      return { state: { ...withoutCompletion(next), sequenceIndex: 0 }, events };
+    }
+  }
+
+  const selected = selectStep(compiled, next, event);
+  next = selected.state;
+  events.push(...selected.events);
+  return restartConditionlessStep(compiled, next, events);
+}
+
+/**
+ * A step without conditions (the default, typically) whose sequence completed and that stays
+ * active restarts on the next user message: there is no evidence that could ever restart it
+ * otherwise, and a user asking again expects the flow to run again.
+ */
+function restartConditionlessStep(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+  events: OrchestrationEvent[],
+): Decision {
+  const active = activeStepOf(compiled, state);
+  const enteredNow = events.some((event) => event.type === "step_entered");
+  if (active === undefined || enteredNow || state.completedAt === undefined)
+    return { state, events };
+  if ((active.conditions ?? []).length > 0 || (state.completedAtTurn ?? 0) >= state.turn)
+    return { state, events };
+  events.push({ type: "sequence_restarted", step: active.name, conditions: [] });
+  return { state: { ...withoutCompletion(state), sequenceIndex: 0 }, events };
+}
+
+function recordTool(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+  tool: string,
+): OrchestrationState {
+  const tools = [...state.recentlyUsedTools, tool];
+  const overflow = tools.length - compiled.historyLimit;
+  return {
+    ...state,
+    recentlyUsedTools: overflow > 0 ? tools.slice(overflow) : tools,
+    toolCount: state.toolCount + 1,
+  };
+}
+
+function onToolUsed(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+  toolName: string,
+): Decision {
+  const check = checkCall(compiled, state, toolName);
+  if (!check.ok) {
+    return {
+      state,
+      events: [
+        { type: "tool_refused", tool: toolName, reason: check.reason, expected: check.expected },
+      ],
+    };
+  }
+  let next = recordTool(compiled, clearToolFailures(state, toolName), toolName);
+  const events: OrchestrationEvent[] = [
+    { type: "tool_recorded", tool: toolName, toolCount: next.toolCount },
+  ];
+  const event = { kind: "tool", tool: toolName } as const;
+  const active = activeStepOf(compiled, next);
+
+  if (active !== undefined && inProgress(compiled, next)) {
+    const trigger = firedResetTrigger(active, next, event);
+    if (trigger !== undefined) {
+      events.push({
+        type: "sequence_reset",
+        step: active.name,
+        fromIndex: next.sequenceIndex,
+        trigger,
+      });
+      next = { ...next, sequenceIndex: 0 };
+    }
+    const expected = expectedTools(compiled, next) ?? [];
+    if (expected.includes(toolName)) {
+      next = advance(next, active, toolName, events);
+    } else {
+      events.push({ type: "tool_outside_sequence", step: active.name, tool: toolName, expected });
+    }
+    // Rule 1: the step keeps control until its sequence completes.
+    if (inProgress(compiled, next)) return { state: next, events };
+  }
+
+  const selected = selectStep(compiled, next, event);
+  return { state: selected.state, events: [...events, ...selected.events] };
+}
+
+function toolChoice(compiled: CompiledTemplate, state: OrchestrationState): ToolChoice {
+  const step = activeStepOf(compiled, state);
+  const expected = availableExpectedTools(compiled, state);
+  if (step?.forceSequence !== true || expected === undefined || expected.length === 0)
+    return { type: "auto" };
+  const [only, ...others] = expected;
+  return only !== undefined && others.length === 0
+    ? { type: "tool", toolName: only }
+    : { type: "required" };
+}
+
+function usable(value: number | null | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/**
+ * Adds one model call's usage. Missing, negative or non-finite numbers count as 0 and never reset
+ * the totals; a missing total is the sum of input and output.
+ */
+function onTokenUsage(state: OrchestrationState, usage: ReportedTokenUsage): OrchestrationState {
+  const input = usable(usage.inputTokens);
+  const output = usable(usage.outputTokens);
+  const total =
+    typeof usage.totalTokens === "number" && Number.isFinite(usage.totalTokens)
+      ? usable(usage.totalTokens)
+      : input + output;
+  const totals = state.cumulativeTokenUsage;
+  return {
+    ...state,
+    cumulativeTokenUsage: {
+      inputTokens: totals.inputTokens + input,
+      outputTokens: totals.outputTokens + output,
+      totalTokens: totals.totalTokens + total,
+    },
+  };
+}

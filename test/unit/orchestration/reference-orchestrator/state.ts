@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+const count = z.int().min(0);
+
+export const tokenUsageSchema = z.object({
+  inputTokens: z.number().min(0),
+  outputTokens: z.number().min(0),
+  totalTokens: z.number().min(0),
+});
+
+/** Where a step's sequence completed: its conditions only see evidence that came later. */
+export const completionMarkSchema = z.object({ toolCount: count, turn: count });
+
+/**
+ * Consecutive failed runs of one tool (a successful run clears it), with the last error and the
+ * turn of the last failure: a sequence stuck on a failing tool is released (tool-failures.ts).
+ */
+export const toolFailureSchema = z.object({ count: count, error: z.string(), turn: count });
+
+/**
+ * Orchestration state: plain JSON, small, carried across continue-as-new. Optional fields are
+ * absent rather than undefined, so a JSON round trip returns an equal object.
+ */
+export const orchestrationStateSchema = z.object({
+  activeStep: z.string().optional(),
+  sequenceIndex: count,
+  recentlyUsedTools: z.array(z.string()),
+  toolCount: count,
+  /** toolCount when the active step's sequence completed. */
+  completedAt: count.optional(),
+  /** turn when the active step's sequence completed (tells later user messages from earlier ones). */
+  completedAtTurn: count.optional(),
+  /** Completion marks of steps left after completing, so old evidence cannot re-activate them. */
+  pastCompletions: z.record(z.string(), completionMarkSchema),
+  lastUserMessage: z.string().optional(),
+  turn: count,
+  cumulativeTokenUsage: tokenUsageSchema,
+  /**
+   * Agent tools this worker cannot run, with the reason (not configured, not installed): never
+   * offered, and steps that need them are not entered. Absent when every tool can run.
+   */
+  unavailableTools: z.record(z.string(), z.string()).optional(),
+  /** Tools whose last runs failed, by name (absent when none has). */
+  toolFailures: z.record(z.string(), toolFailureSchema).optional(),
+});
+
+export type OrchestrationState = z.infer<typeof orchestrationStateSchema>;
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+export type CompletionMark = z.infer<typeof completionMarkSchema>;
+export type ToolFailure = z.infer<typeof toolFailureSchema>;
+
+/** Usage as providers report it: any field may be missing or not a number. */
+export interface ReportedTokenUsage {
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  totalTokens?: number | null;
+}
+
+export function emptyState(): OrchestrationState {
+  return {
+    sequenceIndex: 0,
+    recentlyUsedTools: [],
+    toolCount: 0,
+    pastCompletions: {},
+    turn: 0,
+    cumulativeTokenUsage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  };
+}
+
+/** The state with the active step's completion cleared (fields removed, not set to undefined). */
+export function withoutCompletion(state: OrchestrationState): OrchestrationState {
+  const { completedAt: _at, completedAtTurn: _turn, ...rest } = state;
+  return rest;
+}

@@ -1,0 +1,184 @@
+import type { CompiledTemplate } from "./compiled-template.ts";
+import { isMessageCondition } from "../../../../src/orchestration/condition-schema.ts";
+import type { OrchestrationEvent, StepEntryReason } from "../../../../src/orchestration/events.ts";
+import type { NewEvent } from "./reset-triggers.ts";
+import { candidateSteps } from "./step-evidence.ts";
+import { entryBlock } from "./tool-availability.ts";
+import { withoutCompletion, type OrchestrationState } from "./state.ts";
+import type { Step } from "../../../../src/orchestration/template-schema.ts";
+import { activeStepOf } from "./tool-policy.ts";
+import { setOwnEntry } from "../../../../src/orchestration/own-entries.ts";
+
+export interface Decision {
+  state: OrchestrationState;
+  events: OrchestrationEvent[];
+}
+
+/** Marks the active step's sequence complete at the current event. */
+export function completeSequence(state: OrchestrationState, step: Step): OrchestrationState {
+  return {
+    ...state,
+    sequenceIndex: step.sequence?.length ?? 0,
+    completedAt: state.toolCount,
+    completedAtTurn: state.turn,
+  };
+}
+
+/**
+ * Enters a step (spec §4 rule 4): the index restarts at 0, except that the tool event that
+ * activated it counts as the first position when accepted there, and a step activated by
+ * `sequence_match` starts complete. A completed step being left keeps its completion mark.
+ */
+export function enterStep(
+  state: OrchestrationState,
+  step: Step,
+  reason: StepEntryReason,
+  conditions: string[],
+  event: NewEvent | undefined,
+): Decision {
+  const { [step.name]: _own, ...pastCompletions } = state.pastCompletions;
+  if (
+    state.activeStep !== undefined &&
+    state.completedAt !== undefined &&
+    state.activeStep !== step.name
+  ) {
+    setOwnEntry(pastCompletions, state.activeStep, {
+      toolCount: state.completedAt,
+      turn: state.completedAtTurn ?? state.turn,
+    });
+  }
+  let next: OrchestrationState = {
+    ...withoutCompletion(state),
+    activeStep: step.name,
+    sequenceIndex: 0,
+    pastCompletions,
+  };
+  const events: OrchestrationEvent[] = [
+    {
+      type: "step_entered",
+      step: step.name,
+      ...(state.activeStep === undefined ? {} : { from: state.activeStep }),
+      reason,
+      conditions,
+    },
+  ];
+  const sequence = step.sequence;
+  if (sequence === undefined) return { state: next, events };
+  const bySequenceMatch =
+    reason === "conditions" && (step.conditions ?? []).some((c) => c.type === "sequence_match");
+  if (bySequenceMatch) {
+    next = completeSequence(next, step);
+    events.push({ type: "sequence_completed", step: step.name });
+  } else if (
+    reason === "conditions" &&
+    event?.kind === "tool" &&
+    sequence[0]?.includes(event.tool) === true
+  ) {
+    next = advance(next, step, event.tool, events);
+  }
+  return { state: next, events };
+}
+
+/** Moves the active sequence one position forward with the accepted tool. */
+export function advance(
+  state: OrchestrationState,
+  step: Step,
+  tool: string,
+  events: OrchestrationEvent[],
+): OrchestrationState {
+  const length = step.sequence?.length ?? 0;
+  const index = state.sequenceIndex + 1;
+  events.push({
+    type: "sequence_advanced",
+    step: step.name,
+    tool,
+    position: index,
+    length,
+    next: step.sequence?.[index] ?? [],
+  });
+  if (index < length) return { ...state, sequenceIndex: index };
+  events.push({ type: "sequence_completed", step: step.name, tool });
+  return completeSequence(state, step);
+}
+
+/**
+ * Whether a skip is worth an event: always on a user message; on a tool event only for a step
+ * with a tool condition (its message conditions were already reported at the turn's start).
+ */
+function explainsSkip(step: Step, event: NewEvent): boolean {
+  return (
+    event.kind === "user_message" ||
+    (step.conditions ?? []).some((condition) => !isMessageCondition(condition.type))
+  );
+}
+
+/**
+ * Spec §4 rules 2 and 3: the active step stays while it is a candidate; otherwise the first
+ * candidate wins; with none, the active step stays unless its completed sequence's `onComplete`
+ * says otherwise; with no active step, the default step. A candidate (or `onComplete` target)
+ * that needs a tool that cannot run now is skipped with a `step_skipped` event; the default step
+ * is the fallback and is always entered.
+ */
+export function selectStep(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+  event: NewEvent,
+): Decision {
+  const active = activeStepOf(compiled, state);
+  const events: OrchestrationEvent[] = [];
+  const candidates = candidateSteps(compiled, state).filter(({ step }) => {
+    if (step === active || step === compiled.defaultStep) return true;
+    const block = entryBlock(compiled, state, step);
+    if (block === undefined) return true;
+    if (explainsSkip(step, event))
+      events.push({
+        type: "step_skipped",
+        step: step.name,
+        tool: block.tool,
+        reason: block.reason,
+      });
+    return false;
+  });
+  const withSkips = (decision: Decision): Decision => ({
+    state: decision.state,
+    events: [...events, ...decision.events],
+  });
+  if (active !== undefined && candidates.some((candidate) => candidate.step === active)) {
+    return { state, events };
+  }
+  const first = candidates[0];
+  if (first !== undefined)
+    return withSkips(enterStep(state, first.step, "conditions", first.conditions, event));
+  if (active === undefined) {
+    return compiled.defaultStep === undefined
+      ? { state, events }
+      : withSkips(enterStep(state, compiled.defaultStep, "default", [], event));
+  }
+  let target = onCompleteTarget(compiled, state, active);
+  if (target === undefined) return { state, events };
+  const block = target === compiled.defaultStep ? undefined : entryBlock(compiled, state, target);
+  if (block !== undefined) {
+    events.push({
+      type: "step_skipped",
+      step: target.name,
+      tool: block.tool,
+      reason: block.reason,
+    });
+    target = compiled.defaultStep;
+    if (target === undefined || target === active) return { state, events };
+    return withSkips(enterStep(state, target, "default", [], event));
+  }
+  return withSkips(enterStep(state, target, "on_complete", [], event));
+}
+
+function onCompleteTarget(
+  compiled: CompiledTemplate,
+  state: OrchestrationState,
+  active: Step,
+): Step | undefined {
+  if (state.completedAt === undefined) return undefined;
+  const rule = active.onComplete ?? "stay";
+  if (rule === "stay") return undefined;
+  if (rule === "default") return compiled.defaultStep;
+  return compiled.stepsByName.get(rule);
+}
