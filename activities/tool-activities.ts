@@ -5,6 +5,7 @@ import { createToolRegistry, executeTool, ToolInputError } from "../src/tools/in
 import type { ToolContext, ToolRegistry, ToolServices } from "../src/tools/index.ts";
 import { withHeartbeat } from "./activity-heartbeat.ts";
 import { pluginToolDefinitions } from "./plugin-tool-definitions.ts";
+import { runPureTool } from "./pure-tool-activity.ts";
 import { toolInputFailure, unknownToolFailure } from "./tool-failures.ts";
 import type { ToolAvailability } from "./tool-availability.ts";
 import type { RunToolInput, ToolActivities, ToolOutput } from "./tool-types.ts";
@@ -39,6 +40,7 @@ export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
         throw error;
       }
     },
+    runPureTool,
     checkToolAvailability: ({ tools, describePlugins }) =>
       checkAvailability(registry, services, tools, describePlugins === true),
   };

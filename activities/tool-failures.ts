@@ -10,10 +10,19 @@ export function unknownToolFailure(name: string, known: readonly string[]): Appl
   );
 }
 
-/** Carries the validation message verbatim so the model can correct its call. */
-export function toolInputFailure(error: ToolInputError): ApplicationFailure {
+/**
+ * Carries the validation message verbatim so the model can correct its call. The call's id rides
+ * in the details when the failure is all history keeps of the call (a local activity's marker).
+ */
+export function toolInputFailure(error: ToolInputError, toolCallId?: string): ApplicationFailure {
   return toolFailure("ToolInputError", error.message, {
     nonRetryable: true,
-    details: [{ tool: error.toolName, issues: error.issues.map((issue) => ({ ...issue })) }],
+    details: [
+      {
+        tool: error.toolName,
+        ...(toolCallId === undefined ? {} : { toolCallId }),
+        issues: error.issues.map((issue) => ({ ...issue })),
+      },
+    ],
   });
 }

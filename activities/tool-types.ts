@@ -1,4 +1,5 @@
 // Types only: workflow code imports this file with `import type`.
+import type { PureToolRun } from "../src/session/pure-tool-run.ts";
 import type { BuiltinToolOutput } from "../src/tools/index.ts";
 import type { ToolAvailability, ToolAvailabilityInput } from "./tool-availability.ts";
 
@@ -13,6 +14,9 @@ export interface RunToolInput {
   toolCallId: string;
 }
 
+/** A pure tool's call, run as a local activity: it needs neither the model nor the session. */
+export type PureToolInput = Pick<RunToolInput, "tool" | "input" | "toolCallId">;
+
 /**
  * A tool's result, derived from the built-in modules' `execute` (`ThinkResult`, `SearchResult`,
  * …). Plain JSON: survives the payload converter unchanged.
@@ -22,6 +26,8 @@ export type ToolOutput = BuiltinToolOutput;
 // A property, not a method: the worker calls activities detached from the object.
 export interface ToolActivities {
   runTool: (args: RunToolInput) => Promise<ToolOutput>;
+  /** Local activity: a pure tool's call, answered with the call it answers (see PURE_TOOL_ACTIVITY). */
+  runPureTool: (args: PureToolInput) => Promise<PureToolRun>;
   /** Local activity at each turn's start: which of the agent's tools this worker cannot run. */
   checkToolAvailability: (args: ToolAvailabilityInput) => Promise<ToolAvailability>;
 }

@@ -7,6 +7,9 @@ import type { Session } from "./session.ts";
 import type { SessionState } from "./session-state.ts";
 import { summarizeHistory } from "./summarize-history.ts";
 
+/** Sessions started before history was bounded replay without compaction. */
+export const BOUNDED_HISTORY_PATCH = "bounded-history";
+
 /**
  * Keeps what every model call re-sends bounded: once the conversation holds enough turns
  * beyond the template's window, the oldest ones are folded into the running summary and
@@ -22,7 +25,7 @@ export async function compactHistory(session: Session): Promise<void> {
     summarize: true,
   };
   const cut = compactionCut(state.messages, recentTurns);
-  if (cut === undefined || !patched("bounded-history")) return;
+  if (cut === undefined || !patched(BOUNDED_HISTORY_PATCH)) return;
   const leaving = state.messages.slice(0, cut);
   const turns = leaving.filter((message) => message.role === "user").length;
   if (summarize) {

@@ -5,12 +5,18 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
 } from "@temporalio/workflow";
 import type { Orchestrator } from "../src/orchestration/index.ts";
-import { TOOL_ACTIVITY_MAX_ATTEMPTS, TOOL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
+import {
+  PURE_TOOL_TIMEOUT,
+  TOOL_ACTIVITY_MAX_ATTEMPTS,
+  TOOL_ACTIVITY_TIMEOUT,
+} from "../src/session/constants.ts";
 import { createToolRegistry, type ToolRegistry } from "../src/tools/index.ts";
 import type { PluginToolDefinition } from "../activities/tool-availability.ts";
 import type { ToolActivities } from "../activities/tool-types.ts";
+import { FAILURE_COUNT_PATCH, runsAsLocalActivity } from "./local-tool-patches.ts";
 import { approvalRefusal, awaitApproval } from "./tool-approval.ts";
 import type { TurnContext } from "./turn-context.ts";
 
@@ -20,9 +26,6 @@ import type { TurnContext } from "./turn-context.ts";
  */
 const builtinToolRegistry = createToolRegistry();
 
-/** Sessions recorded before failures were counted replay without counting them. */
-const FAILURE_COUNT_PATCH = "tool-failure-release";
-
 function toolActivity(toolName: string): ToolActivities["runTool"] {
   return proxyActivities<ToolActivities>({
     startToCloseTimeout: TOOL_ACTIVITY_TIMEOUT,
@@ -31,6 +34,33 @@ function toolActivity(toolName: string): ToolActivities["runTool"] {
     retry: { maximumAttempts: TOOL_ACTIVITY_MAX_ATTEMPTS, initialInterval: "1 second" },
     summary: `tool ${toolName}`,
   }).runTool;
+}
+
+function pureToolActivity(toolName: string): ToolActivities["runPureTool"] {
+  return proxyLocalActivities<ToolActivities>({
+    startToCloseTimeout: PURE_TOOL_TIMEOUT,
+    retry: { maximumAttempts: TOOL_ACTIVITY_MAX_ATTEMPTS, initialInterval: "1 second" },
+    summary: `tool ${toolName}`,
+  }).runPureTool;
+}
+
+/** Runs the call on the worker: a pure tool as a local activity, any other as an activity. */
+async function runOnWorker(
+  context: TurnContext,
+  name: string,
+  input: unknown,
+  toolCallId: string,
+): Promise<unknown> {
+  if (runsAsLocalActivity(name)) {
+    return (await pureToolActivity(name)({ tool: name, input, toolCallId })).output;
+  }
+  return toolActivity(name)({
+    tool: name,
+    input,
+    modelId: context.modelId,
+    sessionId: context.sessionId,
+    toolCallId,
+  });
 }
 
 /** The message a failed activity gives the model: the tool's own error, not Temporal's wrapping. */
@@ -131,13 +161,7 @@ async function executeGuarded(
   context.emit({ type: "tool_started", toolCallId, toolName: name });
   let output: unknown;
   try {
-    output = await toolActivity(name)({
-      tool: name,
-      input,
-      modelId: context.modelId,
-      sessionId: context.sessionId,
-      toolCallId,
-    });
+    output = await runOnWorker(context, name, input, toolCallId);
   } catch (error) {
     if (isCancellation(error)) {
       // The turn was stopped: not the tool's failure, so no sequence is released for it.

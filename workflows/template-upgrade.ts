@@ -24,7 +24,7 @@ import { toolCatalogueEntries } from "../src/tools/index.ts";
 import type { Session } from "./session.ts";
 
 /** Sessions recorded before upgrades existed never issue these commands (no upgrade reached them). */
-const UPGRADE_PATCH = "template-upgrade";
+export const UPGRADE_PATCH = "template-upgrade";
 
 /** What the main loop needs: apply waiting upgrades between turns, and wake for them. */
 export interface TemplateUpgrades {

@@ -25,7 +25,7 @@ import type { TurnContext } from "./turn-context.ts";
  * Sessions recorded before approvals existed never asked for one (their templates could not
  * say `approve`); the marker makes the new commands (timer, search attributes) explicit.
  */
-const APPROVAL_PATCH = "tool-approval";
+export const APPROVAL_PATCH = "tool-approval";
 
 /** The workflow's clock: the time of the workflow task, the same on every replay. */
 function now(): string {

@@ -44,6 +44,7 @@ export {
   type RunActivities,
   type ToolActivityRun,
 } from "./tool-activity-runs.ts";
+export { readPureToolMarker, type PureToolMarker } from "./pure-tool-markers.ts";
 export {
   compareDecisions,
   describeComparison,

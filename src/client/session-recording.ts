@@ -6,6 +6,7 @@ import { payloadConverter } from "../session/payload-converter.ts";
 import { workflowIdFor, type SessionInput, type TurnResult } from "../session/index.ts";
 import { MessageIntake } from "./message-intake.ts";
 import { offeredTools, startsTurn, usageOf } from "./model-call-record.ts";
+import { readPureToolMarker } from "./pure-tool-markers.ts";
 import { UPGRADE_TEMPLATE_UPDATE_NAME, upgradeRequestSchema } from "../session/template-upgrade.ts";
 
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -178,6 +179,15 @@ export function readSessionRecording(
             if (isRecord(patch) && patch["id"] === "tool-failure-release") failuresCount = true;
           }
           if (marker?.markerName !== "core_local_activity") break;
+          const pure = readPureToolMarker(event, payloadConverter);
+          if (pure !== undefined) {
+            current?.steps.push(
+              pure.error === undefined
+                ? { type: "tool_ok", tool: pure.tool }
+                : { type: "tool_failed", tool: pure.tool, error: pure.error },
+            );
+            break;
+          }
           const data = decode(marker.details?.["data"]);
           if (!isRecord(data) || data["activity_type"] !== "checkToolAvailability") break;
           // One check per turn, before its first model call: it marks the turn's start.

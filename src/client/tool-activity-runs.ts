@@ -3,12 +3,17 @@ import { optionalTsToMs } from "@temporalio/common/lib/time.js";
 import proto from "@temporalio/proto";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import { workflowIdFor } from "../session/index.ts";
+import { readPureToolMarker } from "./pure-tool-markers.ts";
 
 const EventType = proto.temporal.api.enums.v1.EventType;
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 type Payloads = proto.temporal.api.common.v1.IPayloads | null | undefined;
 
-/** One `runTool` activity of the session's current run, as Temporal's history records it. */
+/**
+ * One tool call of the session's current run, as Temporal's history records it: a `runTool`
+ * activity, or a pure tool's local activity (its marker keeps no input: `input` is undefined,
+ * and the timeline reads it from the conversation).
+ */
 export interface ToolActivityRun {
   toolCallId: string;
   toolName: string;
@@ -67,6 +72,28 @@ export async function readRunActivities(client: Client, sessionId: string): Prom
         const input = decode(event.workflowExecutionStartedEventAttributes?.input) as
           { template?: AgentTemplate } | undefined;
         if (Array.isArray(input?.template?.tools)) template = input.template;
+        break;
+      }
+      case EventType.EVENT_TYPE_MARKER_RECORDED: {
+        const pure = readPureToolMarker(event, converter);
+        if (pure === undefined) break;
+        const scheduledAt = pure.scheduledAt ?? iso(event) ?? new Date(0).toISOString();
+        const run: ToolActivityRun = {
+          toolCallId: pure.toolCallId,
+          toolName: pure.tool,
+          input: undefined,
+          scheduledAt,
+          attempts: pure.attempts,
+        };
+        tools.set(run.toolCallId, run);
+        const closedAt = pure.closedAt ?? iso(event);
+        if (closedAt !== undefined) {
+          run.closedAt = closedAt;
+          // Both times are the worker's clock; a marker never reports a negative duration.
+          run.durationMs = Math.max(0, Date.parse(closedAt) - Date.parse(scheduledAt));
+        }
+        if (pure.error !== undefined) run.error = pure.error;
+        else run.output = pure.output;
         break;
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {

@@ -20,6 +20,8 @@ export const MODEL_ACTIVITY_HEARTBEAT_TIMEOUT = "15 seconds";
 export const LIVENESS_HEARTBEAT_INTERVAL_MS = 3_000;
 export const TOOL_ACTIVITY_TIMEOUT = "5 minutes";
 export const TOOL_ACTIVITY_MAX_ATTEMPTS = 5;
+/** A pure tool runs in milliseconds; the bound only catches a stuck worker. */
+export const PURE_TOOL_TIMEOUT = "30 seconds";
 
 export function workflowIdFor(sessionId: string): string {
   return `${SESSION_ID_PREFIX}${sessionId}`;

@@ -7,3 +7,4 @@ export * from "./search-attributes.ts";
 export * from "./session-types.ts";
 export * from "./stream-topics.ts";
 export * from "./tenants.ts";
+export * from "./pure-tool-run.ts";

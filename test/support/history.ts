@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Client } from "@temporalio/client";
 import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
 import proto from "@temporalio/proto";
+import { readPureToolMarker, type PureToolMarker } from "../../src/client/pure-tool-markers.ts";
 
 const { temporal } = proto;
 type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
@@ -20,24 +21,37 @@ export async function fetchHistory(client: Client, workflowId: string) {
   return client.workflow.getHandle(workflowId).fetchHistory();
 }
 
-/** Tool names of the `runTool` activities scheduled, in order (one per run, retries not counted). */
+/**
+ * Tool names in the order they ran on a worker: `runTool` activities scheduled (one per run,
+ * retries not counted) and pure tools' local activities (one marker each).
+ */
 export async function scheduledTools(client: Client, workflowId: string): Promise<string[]> {
   const history = await fetchHistory(client, workflowId);
-  return (history.events ?? [])
-    .filter(
-      (event: HistoryEvent) => event.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
-    )
-    .filter(
-      (event: HistoryEvent) =>
-        event.activityTaskScheduledEventAttributes?.activityType?.name === "runTool",
-    )
-    .map((event: HistoryEvent) => {
-      const payload = event.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
-      const input = payload
-        ? (JSON.parse(Buffer.from(payload).toString("utf8")) as { tool: string })
-        : { tool: "?" };
-      return input.tool;
-    });
+  const converter = client.options.loadedDataConverter.payloadConverter;
+  return (history.events ?? []).flatMap((event: HistoryEvent): string[] => {
+    const pure = readPureToolMarker(event, converter);
+    if (pure !== undefined) return [pure.tool];
+    if (event.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) return [];
+    if (event.activityTaskScheduledEventAttributes?.activityType?.name !== "runTool") return [];
+    const payload = event.activityTaskScheduledEventAttributes.input?.payloads?.[0]?.data;
+    const input = payload
+      ? (JSON.parse(Buffer.from(payload).toString("utf8")) as { tool: string })
+      : { tool: "?" };
+    return [input.tool];
+  });
+}
+
+/** Pure tools' local activities as their markers record them, in order. */
+export async function pureToolMarkers(
+  client: Client,
+  workflowId: string,
+): Promise<PureToolMarker[]> {
+  const history = await fetchHistory(client, workflowId);
+  const converter = client.options.loadedDataConverter.payloadConverter;
+  return (history.events ?? []).flatMap((event: HistoryEvent) => {
+    const pure = readPureToolMarker(event, converter);
+    return pure === undefined ? [] : [pure];
+  });
 }
 
 /** Activity attempts as the history records them: the Started event's attempt per activity. */

@@ -15,6 +15,7 @@ import {
   workflowIdFor,
   type SessionEvent,
 } from "../../src/session/index.ts";
+import { readPureToolMarker } from "../../src/client/pure-tool-markers.ts";
 import { fetchHistory, recordHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { uniqueId, useSessionEnv } from "../support/temporal-env.ts";
@@ -138,8 +139,11 @@ describe("upgrading a running session's template on a real dev server", () => {
         event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ===
         "upgradeTemplate",
     );
+    const converter = session.env.client.options.loadedDataConverter.payloadConverter;
     const lastTool = history.findLastIndex(
-      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === "runTool",
+      (event) =>
+        event.activityTaskScheduledEventAttributes?.activityType?.name === "runTool" ||
+        readPureToolMarker(event, converter) !== undefined,
     );
     assert.ok(accepted > 0 && accepted < lastTool, "the upgrade arrived during the turn");
     assert.ok(
