@@ -7,8 +7,10 @@ import {
   NativeConnection,
   Worker,
   type Logger,
+  type WorkerPlugin,
   type WorkflowBundle,
 } from "@temporalio/worker";
+import { createInvokeModelStreaming } from "../../activities/invoke-model-streaming.ts";
 import { createToolActivities } from "../../activities/tool-activities.ts";
 import { withWireToolNamesProvider } from "../llm/tool-wire-names.ts";
 import type { SearchProvider } from "../search/index.ts";
@@ -60,6 +62,24 @@ function aiSdkPlugin(modelProvider: ProviderV4, redactor: Redactor): AiSdkPlugin
   });
 }
 
+/**
+ * Registers the sessions' own model activity under the AI SDK plugin's name, after the plugin
+ * (plugins apply in order, and a plugin's activities replace same-named ones): activities that
+ * sessions scheduled with either input form keep running on a new worker.
+ */
+function sessionModelActivity(modelProvider: ProviderV4, redactor: Redactor): WorkerPlugin {
+  const invokeModelStreaming = createInvokeModelStreaming(
+    withWireToolNamesProvider(withClassifiedFailures(modelProvider, redactor)),
+  );
+  return {
+    name: "SessionModelActivity",
+    configureWorker: (options) => ({
+      ...options,
+      activities: { ...options.activities, invokeModelStreaming },
+    }),
+  };
+}
+
 /** The workflow bundle, built with the AI SDK plugin's polyfills (needed for replay too). */
 export async function bundleSessionWorkflows(
   options: { logger?: Logger } = {},
@@ -106,7 +126,7 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
         : { workflowBundle: options.workflowBundle }),
       activities,
       dataConverter: { payloadConverterPath },
-      plugins: [aiSdkPlugin(provider, redactor)],
+      plugins: [aiSdkPlugin(provider, redactor), sessionModelActivity(provider, redactor)],
       interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
       shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
     });
