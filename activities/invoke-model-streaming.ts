@@ -10,7 +10,7 @@ import type {
 import { Context } from "@temporalio/activity";
 import { ApplicationFailure } from "@temporalio/common";
 import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
-import { modelCallOptions } from "./model-call-options.ts";
+import { modelCallOptions, type OfferedModelCalls } from "./model-call-options.ts";
 import { ModelStreamPublisher } from "./model-stream-publisher.ts";
 
 /**
@@ -111,14 +111,14 @@ class ResultAssembler {
  * The model activity of sessions (registered as `invokeModelStreaming`, replacing the AI SDK
  * plugin's): streams the call, publishes what live viewers show to the call's topic, and returns
  * the assembled result, which is what history records. Its options come from its input or, in
- * sessions that send only a key, from its workflow by query. The provider's copy of the request
+ * sessions that send only a key, from what its workflow offered this worker, else by query. The provider's copy of the request
  * body is left out of the result: it repeats the whole prompt, and nothing reads it back.
  */
-export function createInvokeModelStreaming(provider: ProviderV4) {
+export function createInvokeModelStreaming(provider: ProviderV4, offered?: OfferedModelCalls) {
   return async function invokeModelStreaming(
     args: unknown,
   ): Promise<LanguageModelV4GenerateResult> {
-    const { modelId, streamingTopic, options } = await modelCallOptions(args);
+    const { modelId, streamingTopic, options } = await modelCallOptions(args, offered);
     const stream = WorkflowStreamClient.fromWithinActivity({
       batchInterval: `${MODEL_STREAM_INTERVAL_MS} milliseconds`,
     });

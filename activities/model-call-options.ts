@@ -8,6 +8,7 @@ import {
   modelCallByQuerySchema,
   type ModelCallByQuery,
 } from "../src/session/model-call-input.ts";
+import { formatIssues } from "../src/session/session-types.ts";
 
 /** What the model activity receives: the options themselves (older sessions) or their key. */
 export type ModelCallArgs = InvokeModelStreamingArgs | ModelCallByQuery;
@@ -24,12 +25,20 @@ function malformed(detail: string): ApplicationFailure {
   });
 }
 
+/** Where the options a workflow offered to this worker wait (src/worker/model-call-store.ts). */
+export interface OfferedModelCalls {
+  take(workflowId: string, runId: string, topic: string): unknown;
+}
+
 /**
  * The options of the call this activity runs: from its input when the workflow sent them, else
- * asked of its own workflow run by query. A query that finds no such call (the call was stopped
+ * those its workflow offered to this worker, else asked of its own workflow run by query. A query that finds no such call (the call was stopped
  * while this attempt waited) fails for good; one that cannot reach the server is retried.
  */
-export async function modelCallOptions(args: unknown): Promise<{
+export async function modelCallOptions(
+  args: unknown,
+  offered?: OfferedModelCalls,
+): Promise<{
   modelId: string;
   streamingTopic: string;
   options: LanguageModelV4CallOptions;
@@ -42,18 +51,20 @@ export async function modelCallOptions(args: unknown): Promise<{
     return { modelId, streamingTopic, options };
   }
   const parsed = modelCallByQuerySchema.safeParse(args);
-  if (!parsed.success) throw malformed(parsed.error.issues.map((i) => i.message).join("; "));
-  const { modelId, streamingTopic, optionsQueryKey } = parsed.data;
+  if (!parsed.success) throw malformed(formatIssues(parsed.error));
+  const { modelId, streamingTopic } = parsed.data;
   const { client, info } = Context.current();
   const execution = info.workflowExecution;
   if (execution === undefined) throw malformed("the activity was not scheduled by a workflow");
   const { workflowId, runId } = execution;
-  const answer: unknown = await client.workflow
-    .getHandle(workflowId, runId)
-    .query(MODEL_CALL_OPTIONS_QUERY, optionsQueryKey);
+  const answer: unknown =
+    offered?.take(workflowId, runId, streamingTopic) ??
+    (await client.workflow
+      .getHandle(workflowId, runId)
+      .query(MODEL_CALL_OPTIONS_QUERY, streamingTopic));
   if (answer === null || answer === undefined) {
     throw ApplicationFailure.create({
-      message: `model call ${optionsQueryKey} is no longer running in ${workflowId}`,
+      message: `model call ${streamingTopic} is no longer running in ${workflowId}`,
       type: "ModelCallGone",
       nonRetryable: true,
     });

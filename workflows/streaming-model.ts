@@ -9,12 +9,15 @@ import {
   defineQuery,
   patched,
   proxyActivities,
+  proxySinks,
   setHandler,
+  workflowInfo,
   type ActivityOptions,
 } from "@temporalio/workflow";
 import {
   MODEL_CALL_OPTIONS_QUERY,
   type ModelCallByQuery,
+  type ModelCallSinks,
 } from "../src/session/model-call-input.ts";
 
 /**
@@ -39,9 +42,11 @@ function offeredTools(options: LanguageModelV4CallOptions): string[] {
 }
 
 /**
- * Runs one model call whose activity asks this workflow for its options (the prompt, tool
- * schemas and settings) instead of receiving them: the activity input records only the call's
- * key and offered tools. The options are answered only while the call runs, only for its key.
+ * Runs one model call whose activity obtains its options (the prompt, tool schemas and settings)
+ * instead of receiving them: the activity input records only the call's key and offered tools.
+ * The options go to this worker through a sink (not while replaying: the call then ran long
+ * ago, or the activity will ask), and are answered by query only while the call runs, only for
+ * its key.
  */
 async function callWithOptionsByQuery(
   activities: StreamingModelActivities,
@@ -50,11 +55,13 @@ async function callWithOptionsByQuery(
   options: LanguageModelV4CallOptions,
 ): Promise<LanguageModelV4GenerateResult> {
   setHandler(modelCallOptionsQuery, (key) => (key === streamingTopic ? options : null));
+  if (!workflowInfo().unsafe.isReplaying) {
+    proxySinks<ModelCallSinks>().modelCalls.offer(streamingTopic, options);
+  }
   try {
     return await activities.invokeModelStreaming({
       modelId,
       streamingTopic,
-      optionsQueryKey: streamingTopic,
       offeredTools: offeredTools(options),
     });
   } finally {

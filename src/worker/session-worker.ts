@@ -17,6 +17,7 @@ import type { SearchProvider } from "../search/index.ts";
 import { createToolRegistry, type ToolRegistry } from "../tools/index.ts";
 import { withClassifiedFailures } from "./classify-model-failures.ts";
 import { livenessHeartbeat } from "./liveness-heartbeat.ts";
+import { ModelCallStore } from "./model-call-store.ts";
 import { createRedactor, type Redactor } from "./redact-secrets.ts";
 import { redactingInterceptor } from "./redacting-interceptor.ts";
 
@@ -67,15 +68,21 @@ function aiSdkPlugin(modelProvider: ProviderV4, redactor: Redactor): AiSdkPlugin
  * (plugins apply in order, and a plugin's activities replace same-named ones): activities that
  * sessions scheduled with either input form keep running on a new worker.
  */
-function sessionModelActivity(modelProvider: ProviderV4, redactor: Redactor): WorkerPlugin {
+function sessionModelActivity(
+  modelProvider: ProviderV4,
+  redactor: Redactor,
+  offered: ModelCallStore,
+): WorkerPlugin {
   const invokeModelStreaming = createInvokeModelStreaming(
     withWireToolNamesProvider(withClassifiedFailures(modelProvider, redactor)),
+    offered,
   );
   return {
     name: "SessionModelActivity",
     configureWorker: (options) => ({
       ...options,
       activities: { ...options.activities, invokeModelStreaming },
+      sinks: { ...options.sinks, ...offered.sinks() },
     }),
   };
 }
@@ -126,7 +133,10 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
         : { workflowBundle: options.workflowBundle }),
       activities,
       dataConverter: { payloadConverterPath },
-      plugins: [aiSdkPlugin(provider, redactor), sessionModelActivity(provider, redactor)],
+      plugins: [
+        aiSdkPlugin(provider, redactor),
+        sessionModelActivity(provider, redactor, new ModelCallStore()),
+      ],
       interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
       shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
     });
