@@ -4,16 +4,74 @@ import type {
   LanguageModelV4GenerateResult,
 } from "@ai-sdk/provider";
 import type { InvokeModelStreamingArgs } from "@temporalio/ai-sdk";
-import { ApplicationFailure, proxyActivities, type ActivityOptions } from "@temporalio/workflow";
+import {
+  ApplicationFailure,
+  defineQuery,
+  patched,
+  proxyActivities,
+  proxySinks,
+  setHandler,
+  workflowInfo,
+  type ActivityOptions,
+} from "@temporalio/workflow";
+import {
+  MODEL_CALL_OPTIONS_QUERY,
+  type ModelCallByQuery,
+  type ModelCallSinks,
+} from "../src/session/model-call-input.ts";
+
+/**
+ * Sessions recorded before model activities asked for their options replay with the options in
+ * every activity input.
+ */
+export const MODEL_OPTIONS_QUERY_PATCH = "model-options-by-query";
+
+const modelCallOptionsQuery = defineQuery<LanguageModelV4CallOptions | null, [unknown]>(
+  MODEL_CALL_OPTIONS_QUERY,
+);
 
 /** The activity `AiSdkPlugin` registers on the worker: it streams and returns the whole result. */
 interface StreamingModelActivities {
-  invokeModelStreaming(args: InvokeModelStreamingArgs): Promise<LanguageModelV4GenerateResult>;
+  invokeModelStreaming(
+    args: InvokeModelStreamingArgs | ModelCallByQuery,
+  ): Promise<LanguageModelV4GenerateResult>;
+}
+
+function offeredTools(options: LanguageModelV4CallOptions): string[] {
+  return (options.tools ?? []).map((tool) => tool.name);
 }
 
 /**
- * A model for workflow code whose every call streams: the model activity publishes each stream
- * part to the session's workflow stream as it arrives (live tokens for every subscriber) and
+ * Runs one model call whose activity obtains its options (the prompt, tool schemas and settings)
+ * instead of receiving them: the activity input records only the call's key and offered tools.
+ * The options go to this worker through a sink (not while replaying: the call then ran long
+ * ago, or the activity will ask), and are answered by query only while the call runs, only for
+ * its key.
+ */
+async function callWithOptionsByQuery(
+  activities: StreamingModelActivities,
+  modelId: string,
+  streamingTopic: string,
+  options: LanguageModelV4CallOptions,
+): Promise<LanguageModelV4GenerateResult> {
+  setHandler(modelCallOptionsQuery, (key) => (key === streamingTopic ? options : null));
+  if (!workflowInfo().unsafe.isReplaying) {
+    proxySinks<ModelCallSinks>().modelCalls.offer(streamingTopic, options);
+  }
+  try {
+    return await activities.invokeModelStreaming({
+      modelId,
+      streamingTopic,
+      offeredTools: offeredTools(options),
+    });
+  } finally {
+    setHandler(modelCallOptionsQuery, () => null);
+  }
+}
+
+/**
+ * A model for workflow code whose every call streams: the model activity publishes stream parts
+ * to the session's workflow stream as they arrive (live tokens for every subscriber) and
  * returns the assembled result, which is what history records. `generateText` drives it as a
  * plain generate call, so the turn loop keeps its error handling and result shape.
  */
@@ -34,11 +92,10 @@ export class StreamingActivityModel implements LanguageModelV4 {
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const activities = proxyActivities<StreamingModelActivities>(this.activityOptions);
-    const result = await activities.invokeModelStreaming({
-      modelId: this.modelId,
-      options,
-      streamingTopic: this.openTopic(),
-    });
+    const streamingTopic = this.openTopic();
+    const result = patched(MODEL_OPTIONS_QUERY_PATCH)
+      ? await callWithOptionsByQuery(activities, this.modelId, streamingTopic, options)
+      : await activities.invokeModelStreaming({ modelId: this.modelId, options, streamingTopic });
     // Timestamps cross the activity boundary as strings; the AI SDK expects a Date.
     const timestamp: unknown = result.response?.timestamp;
     if (result.response !== undefined && typeof timestamp === "string") {

@@ -1,6 +1,7 @@
 import { patched } from "@temporalio/workflow";
 import { STREAMING_PATCH } from "./run-turn.ts";
 import { PUBLISH_GUARD_PATCH } from "./session-stream.ts";
+import { MODEL_OPTIONS_QUERY_PATCH } from "./streaming-model.ts";
 import { MID_TURN_PATCH } from "./visibility.ts";
 
 /** Sessions recorded before this asked these patches where the turn first needs them. */
@@ -23,4 +24,6 @@ export function askTurnStartPatches(): void {
   patched(MID_TURN_PATCH);
   patched(STREAMING_PATCH);
   patched(PUBLISH_GUARD_PATCH);
+  // Asked last: histories recorded before it keep the markers above in their order.
+  patched(MODEL_OPTIONS_QUERY_PATCH);
 }

@@ -7,8 +7,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The offered tools of a model call, from the call options the activity received. */
+/**
+ * The offered tools of a model call: named in the activity input where the activity asked its
+ * workflow for the options (patch `model-options-by-query`), else read from the options it
+ * received.
+ */
 export function offeredTools(input: unknown): string[] {
+  const named = isRecord(input) ? input["offeredTools"] : undefined;
+  if (Array.isArray(named)) return named.filter((name) => typeof name === "string");
   const tools = isRecord(input) && isRecord(input["options"]) ? input["options"]["tools"] : [];
   if (!Array.isArray(tools)) return [];
   return tools.flatMap((entry) =>

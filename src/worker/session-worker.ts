@@ -7,14 +7,17 @@ import {
   NativeConnection,
   Worker,
   type Logger,
+  type WorkerPlugin,
   type WorkflowBundle,
 } from "@temporalio/worker";
+import { createInvokeModelStreaming } from "../../activities/invoke-model-streaming.ts";
 import { createToolActivities } from "../../activities/tool-activities.ts";
 import { withWireToolNamesProvider } from "../llm/tool-wire-names.ts";
 import type { SearchProvider } from "../search/index.ts";
 import { createToolRegistry, type ToolRegistry } from "../tools/index.ts";
 import { withClassifiedFailures } from "./classify-model-failures.ts";
 import { livenessHeartbeat } from "./liveness-heartbeat.ts";
+import { ModelCallStore } from "./model-call-store.ts";
 import { createRedactor, type Redactor } from "./redact-secrets.ts";
 import { redactingInterceptor } from "./redacting-interceptor.ts";
 
@@ -58,6 +61,30 @@ function aiSdkPlugin(modelProvider: ProviderV4, redactor: Redactor): AiSdkPlugin
   return new AiSdkPlugin({
     modelProvider: withWireToolNamesProvider(withClassifiedFailures(modelProvider, redactor)),
   });
+}
+
+/**
+ * Registers the sessions' own model activity under the AI SDK plugin's name, after the plugin
+ * (plugins apply in order, and a plugin's activities replace same-named ones): activities that
+ * sessions scheduled with either input form keep running on a new worker.
+ */
+function sessionModelActivity(
+  modelProvider: ProviderV4,
+  redactor: Redactor,
+  offered: ModelCallStore,
+): WorkerPlugin {
+  const invokeModelStreaming = createInvokeModelStreaming(
+    withWireToolNamesProvider(withClassifiedFailures(modelProvider, redactor)),
+    offered,
+  );
+  return {
+    name: "SessionModelActivity",
+    configureWorker: (options) => ({
+      ...options,
+      activities: { ...options.activities, invokeModelStreaming },
+      sinks: { ...options.sinks, ...offered.sinks() },
+    }),
+  };
 }
 
 /** The workflow bundle, built with the AI SDK plugin's polyfills (needed for replay too). */
@@ -106,7 +133,10 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
         : { workflowBundle: options.workflowBundle }),
       activities,
       dataConverter: { payloadConverterPath },
-      plugins: [aiSdkPlugin(provider, redactor)],
+      plugins: [
+        aiSdkPlugin(provider, redactor),
+        sessionModelActivity(provider, redactor, new ModelCallStore()),
+      ],
       interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
       shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
     });

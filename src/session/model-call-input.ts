@@ -1,0 +1,33 @@
+import type { Sinks } from "@temporalio/workflow";
+import { z } from "zod";
+
+/**
+ * The query a model activity asks its own workflow for the call options (prompt, tool schemas,
+ * settings) of the call it runs. The options are workflow state, rebuilt deterministically from
+ * history on every replay, so they need not be recorded again in every activity input: on a long
+ * session the re-sent prompt was most of each turn's history.
+ */
+export const MODEL_CALL_OPTIONS_QUERY = "modelCallOptions";
+
+/**
+ * A model activity's input in sessions that ask for their options (patch
+ * `model-options-by-query`): no options, and the names of the tools the call offers, so a
+ * recorded history still says what the model was offered at each step. The call's stream topic
+ * (unique per call) is the key `MODEL_CALL_OPTIONS_QUERY` answers for while the call runs.
+ */
+export const modelCallByQuerySchema = z.object({
+  modelId: z.string().min(1),
+  streamingTopic: z.string().min(1),
+  offeredTools: z.array(z.string()),
+});
+export type ModelCallByQuery = z.infer<typeof modelCallByQuerySchema>;
+
+/**
+ * How a workflow hands a model call's options to its own worker as it schedules the call (not
+ * recorded anywhere); the activity falls back to the query when it runs elsewhere.
+ */
+export interface ModelCallSinks extends Sinks {
+  modelCalls: {
+    offer(streamingTopic: string, options: unknown): void;
+  };
+}
