@@ -12,6 +12,7 @@ import { ApplicationFailure } from "@temporalio/common";
 import { WorkflowStreamClient } from "@temporalio/workflow-streams/client";
 import { modelCallOptions, type OfferedModelCalls } from "./model-call-options.ts";
 import { ModelStreamPublisher } from "./model-stream-publisher.ts";
+import type { LivePartsReport } from "../src/session/model-call-input.ts";
 
 /**
  * How often a model call's live parts are sent to its session (each send is a signal in the
@@ -118,13 +119,17 @@ export function createInvokeModelStreaming(provider: ProviderV4, offered?: Offer
   return async function invokeModelStreaming(
     args: unknown,
   ): Promise<LanguageModelV4GenerateResult> {
-    const { modelId, streamingTopic, options } = await modelCallOptions(args, offered);
+    const { modelId, streamingTopic, options, deferLiveParts } = await modelCallOptions(
+      args,
+      offered,
+    );
     const stream = WorkflowStreamClient.fromWithinActivity({
       batchInterval: `${MODEL_STREAM_INTERVAL_MS} milliseconds`,
     });
     const publisher = new ModelStreamPublisher(
       stream.topic<Uint8Array>(streamingTopic),
       MODEL_STREAM_INTERVAL_MS,
+      { deferred: deferLiveParts },
     );
     try {
       const model = provider.languageModel(modelId);
@@ -159,7 +164,9 @@ export function createInvokeModelStreaming(provider: ProviderV4, offered?: Offer
           ? {}
           : { request: { ...result.request, body: undefined } }),
         ...(response === undefined ? {} : { response }),
-      };
+        // Read before `close()` below, which runs before any timer could send more.
+        ...(deferLiveParts ? { livePartsPublished: publisher.sentAny } : {}),
+      } satisfies LanguageModelV4GenerateResult & LivePartsReport;
     } finally {
       publisher.close();
       await stream[Symbol.asyncDispose]();

@@ -42,17 +42,19 @@ export async function modelCallOptions(
   modelId: string;
   streamingTopic: string;
   options: LanguageModelV4CallOptions;
+  /** The workflow publishes the live parts of a call that ends before the first send. */
+  deferLiveParts: boolean;
 }> {
   if (typeof args === "object" && args !== null && "options" in args) {
     const { modelId, options, streamingTopic } = args as InvokeModelStreamingArgs;
     if (typeof modelId !== "string" || typeof streamingTopic !== "string") {
       throw malformed("modelId and streamingTopic must be strings");
     }
-    return { modelId, streamingTopic, options };
+    return { modelId, streamingTopic, options, deferLiveParts: false };
   }
   const parsed = modelCallByQuerySchema.safeParse(args);
   if (!parsed.success) throw malformed(formatIssues(parsed.error));
-  const { modelId, streamingTopic } = parsed.data;
+  const { modelId, streamingTopic, deferLiveParts = false } = parsed.data;
   const { client, info } = Context.current();
   const execution = info.workflowExecution;
   if (execution === undefined) throw malformed("the activity was not scheduled by a workflow");
@@ -75,5 +77,6 @@ export async function modelCallOptions(
     modelId,
     streamingTopic,
     options: options.data as unknown as LanguageModelV4CallOptions,
+    deferLiveParts,
   };
 }

@@ -1,4 +1,5 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { LivePart } from "../src/session/live-parts.ts";
 
 type StreamPart = LanguageModelV4StreamPart;
 
@@ -6,12 +7,6 @@ type StreamPart = LanguageModelV4StreamPart;
 export interface PartTopic {
   publish(value: Uint8Array, options?: { forceFlush?: boolean }): void;
 }
-
-/** What live viewers read of a part (src/client/live-events.ts): nothing else is published. */
-type LivePart =
-  | { type: "stream-start" }
-  | { type: "text-delta" | "reasoning-delta"; id: string; delta: string }
-  | Extract<StreamPart, { type: "tool-call" }>;
 
 const encoder = new TextEncoder();
 
@@ -43,9 +38,17 @@ export class ModelStreamPublisher {
   private readonly topic: PartTopic;
   private pending: LivePart[] = [];
   private readonly timer: NodeJS.Timeout;
+  /**
+   * Whether what is pending when the call ends is left to the workflow, when nothing was sent
+   * before: the workflow publishes such a call's parts from its result, with no signal.
+   */
+  private readonly deferred: boolean;
+  /** Whether any part of this call was handed to the stream client. */
+  sentAny = false;
 
-  constructor(topic: PartTopic, intervalMs: number) {
+  constructor(topic: PartTopic, intervalMs: number, options: { deferred?: boolean } = {}) {
     this.topic = topic;
+    this.deferred = options.deferred ?? false;
     this.timer = setInterval(() => {
       this.send();
     }, intervalMs);
@@ -72,6 +75,7 @@ export class ModelStreamPublisher {
     const parts = this.pending;
     if (parts.length === 0) return;
     this.pending = [];
+    this.sentAny = true;
     parts.forEach((part, index) => {
       this.topic.publish(encoder.encode(JSON.stringify(part)), {
         forceFlush: index === parts.length - 1,
@@ -79,9 +83,16 @@ export class ModelStreamPublisher {
     });
   }
 
-  /** Stops the interval; what is pending goes to the client, whose disposal sends it. */
+  /**
+   * Stops the interval; what is pending goes to the client, whose disposal sends it, unless the
+   * call is deferred and sent nothing yet (the workflow publishes it from the result).
+   */
   close(): void {
     clearInterval(this.timer);
+    if (this.deferred && !this.sentAny) {
+      this.pending = [];
+      return;
+    }
     this.send();
   }
 }

@@ -17,6 +17,7 @@ import { steeringForTurn } from "./arrival-policy.ts";
 import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
 import { StreamingActivityModel } from "./streaming-model.ts";
+import type { LivePart } from "../src/session/live-parts.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 export interface ModelLoopOutcome {
@@ -48,7 +49,14 @@ function modelForStep(context: TurnContext, stepNumber: number, activeStep: stri
   if (!patched(STREAMING_PATCH)) {
     return new TemporalProvider({ languageModel: options }).languageModel(modelId);
   }
-  return new StreamingActivityModel(modelId, () => context.session.stream.openModelTopic(), {
+  const { stream } = context.session;
+  const callStream = {
+    openTopic: () => stream.openModelTopic(),
+    publish: (topic: string, parts: readonly LivePart[]) => {
+      stream.publishModelParts(topic, parts);
+    },
+  };
+  return new StreamingActivityModel(modelId, callStream, {
     ...options,
     // The worker heartbeats running model activities (liveness): a dead worker is noticed
     // quickly even while a slow model has not produced its first token.

@@ -15,6 +15,7 @@ import { payloadConverter } from "../src/session/payload-converter.ts";
 import { MODEL_PARTS_TOPIC, SESSION_EVENTS_TOPIC } from "../src/session/stream-topics.ts";
 import { formatIssues } from "../src/session/session-types.ts";
 import type { StreamEvent } from "../src/session/session-types.ts";
+import type { LivePart } from "../src/session/live-parts.ts";
 
 const publishInputSchema = z.object({
   items: z.array(z.object({ topic: z.string().min(1), data: z.string() })),
@@ -172,6 +173,16 @@ export class SessionStream extends WorkflowStream {
       text = restart ? "" : text + delta;
     }
     return text;
+  }
+
+  /**
+   * Publishes a model call's live parts from the workflow (a call whose activity sent none): the
+   * same bytes the activity would have sent, with no signal, so no history event.
+   */
+  publishModelParts(topic: string, parts: readonly LivePart[]): void {
+    const handle = this.topic<Uint8Array>(topic);
+    const encoder = new TextEncoder();
+    for (const part of parts) handle.publish(encoder.encode(JSON.stringify(part)));
   }
 
   publishEvent(event: StreamEvent): void {

@@ -16,15 +16,23 @@ import {
 } from "@temporalio/workflow";
 import {
   MODEL_CALL_OPTIONS_QUERY,
+  type LivePartsReport,
   type ModelCallByQuery,
   type ModelCallSinks,
 } from "../src/session/model-call-input.ts";
+import { livePartsOfContent, type LivePart } from "../src/session/live-parts.ts";
 
 /**
  * Sessions recorded before model activities asked for their options replay with the options in
  * every activity input.
  */
 export const MODEL_OPTIONS_QUERY_PATCH = "model-options-by-query";
+
+/**
+ * Sessions recorded before a short call's live parts were published by the workflow replay with
+ * the activity publishing every call's parts (a signal, an event and a workflow task per call).
+ */
+export const MODEL_STREAM_TAIL_PATCH = "model-stream-tail";
 
 const modelCallOptionsQuery = defineQuery<LanguageModelV4CallOptions | null, [unknown]>(
   MODEL_CALL_OPTIONS_QUERY,
@@ -34,7 +42,7 @@ const modelCallOptionsQuery = defineQuery<LanguageModelV4CallOptions | null, [un
 interface StreamingModelActivities {
   invokeModelStreaming(
     args: InvokeModelStreamingArgs | ModelCallByQuery,
-  ): Promise<LanguageModelV4GenerateResult>;
+  ): Promise<LanguageModelV4GenerateResult & LivePartsReport>;
 }
 
 function offeredTools(options: LanguageModelV4CallOptions): string[] {
@@ -53,7 +61,8 @@ async function callWithOptionsByQuery(
   modelId: string,
   streamingTopic: string,
   options: LanguageModelV4CallOptions,
-): Promise<LanguageModelV4GenerateResult> {
+  deferLiveParts: boolean,
+): Promise<LanguageModelV4GenerateResult & LivePartsReport> {
   setHandler(modelCallOptionsQuery, (key) => (key === streamingTopic ? options : null));
   if (!workflowInfo().unsafe.isReplaying) {
     proxySinks<ModelCallSinks>().modelCalls.offer(streamingTopic, options);
@@ -63,10 +72,19 @@ async function callWithOptionsByQuery(
       modelId,
       streamingTopic,
       offeredTools: offeredTools(options),
+      ...(deferLiveParts ? { deferLiveParts } : {}),
     });
   } finally {
     setHandler(modelCallOptionsQuery, () => null);
   }
+}
+
+/** The session's live stream as a model call uses it. */
+export interface ModelCallStream {
+  /** Names the topic of one call, when it starts (the stream accepts publishes only there). */
+  openTopic(): string;
+  /** Publishes, from the workflow, the live parts of a call whose activity published none. */
+  publish(topic: string, parts: readonly LivePart[]): void;
 }
 
 /**
@@ -81,28 +99,37 @@ export class StreamingActivityModel implements LanguageModelV4 {
   readonly supportedUrls = {};
   readonly modelId: string;
   private readonly activityOptions: ActivityOptions;
-  /** Names the topic of one call, when it starts (the stream accepts publishes only there). */
-  private readonly openTopic: () => string;
+  private readonly stream: ModelCallStream;
 
-  constructor(modelId: string, openTopic: () => string, activityOptions: ActivityOptions) {
+  constructor(modelId: string, stream: ModelCallStream, activityOptions: ActivityOptions) {
     this.modelId = modelId;
-    this.openTopic = openTopic;
+    this.stream = stream;
     this.activityOptions = activityOptions;
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const activities = proxyActivities<StreamingModelActivities>(this.activityOptions);
-    const streamingTopic = this.openTopic();
+    const streamingTopic = this.stream.openTopic();
     const result = patched(MODEL_OPTIONS_QUERY_PATCH)
-      ? await callWithOptionsByQuery(activities, this.modelId, streamingTopic, options)
+      ? await callWithOptionsByQuery(
+          activities,
+          this.modelId,
+          streamingTopic,
+          options,
+          patched(MODEL_STREAM_TAIL_PATCH),
+        )
       : await activities.invokeModelStreaming({ modelId: this.modelId, options, streamingTopic });
-    // Timestamps cross the activity boundary as strings; the AI SDK expects a Date.
-    const timestamp: unknown = result.response?.timestamp;
-    if (result.response !== undefined && typeof timestamp === "string") {
-      const parsed = new Date(timestamp);
-      if (!Number.isNaN(parsed.getTime())) result.response.timestamp = parsed;
+    const { livePartsPublished, ...answer } = result;
+    if (livePartsPublished === false) {
+      this.stream.publish(streamingTopic, livePartsOfContent(answer.content));
     }
-    return result;
+    // Timestamps cross the activity boundary as strings; the AI SDK expects a Date.
+    const timestamp: unknown = answer.response?.timestamp;
+    if (answer.response !== undefined && typeof timestamp === "string") {
+      const parsed = new Date(timestamp);
+      if (!Number.isNaN(parsed.getTime())) answer.response.timestamp = parsed;
+    }
+    return answer;
   }
 
   doStream(): never {

@@ -1,7 +1,7 @@
 import { patched } from "@temporalio/workflow";
 import { STREAMING_PATCH } from "./run-turn.ts";
 import { PUBLISH_GUARD_PATCH } from "./session-stream.ts";
-import { MODEL_OPTIONS_QUERY_PATCH } from "./streaming-model.ts";
+import { MODEL_OPTIONS_QUERY_PATCH, MODEL_STREAM_TAIL_PATCH } from "./streaming-model.ts";
 import { MID_TURN_PATCH } from "./visibility.ts";
 
 /** Sessions recorded before this asked these patches where the turn first needs them. */
@@ -24,6 +24,7 @@ export function askTurnStartPatches(): void {
   patched(MID_TURN_PATCH);
   patched(STREAMING_PATCH);
   patched(PUBLISH_GUARD_PATCH);
-  // Asked last: histories recorded before it keep the markers above in their order.
-  patched(MODEL_OPTIONS_QUERY_PATCH);
+  // Asked last: histories recorded before them keep the markers above in their order. The tail
+  // patch is asked where its call asks it: only in sessions whose calls ask for their options.
+  if (patched(MODEL_OPTIONS_QUERY_PATCH)) patched(MODEL_STREAM_TAIL_PATCH);
 }

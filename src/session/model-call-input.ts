@@ -19,6 +19,13 @@ export const modelCallByQuerySchema = z.object({
   modelId: z.string().min(1),
   streamingTopic: z.string().min(1),
   offeredTools: z.array(z.string()),
+  /**
+   * Patch `model-stream-tail`: the activity publishes live parts only once the call has run a
+   * publish interval, and says in its result whether it did; a shorter call's parts are
+   * published by the workflow from the result. Each publish is a signal, a history event and a
+   * workflow task of its own, and most calls end within one interval.
+   */
+  deferLiveParts: z.boolean().optional(),
 });
 export type ModelCallByQuery = z.infer<typeof modelCallByQuerySchema>;
 
@@ -30,4 +37,12 @@ export interface ModelCallSinks extends Sinks {
   modelCalls: {
     offer(streamingTopic: string, options: unknown): void;
   };
+}
+
+/**
+ * What a model activity whose input set `deferLiveParts` adds to its result: whether it
+ * published any live part of its final attempt itself (else the workflow publishes them all).
+ */
+export interface LivePartsReport {
+  livePartsPublished?: boolean;
 }

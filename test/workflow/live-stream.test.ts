@@ -104,7 +104,13 @@ describe("live streaming of a session", () => {
 
   it("marks a retried model call so viewers drop its partial text, and the reply is streamed once", async () => {
     fake.enqueue(
-      { text: "First attempt that will break off in the middle of it", dropAfterWords: 4 },
+      // Long enough to be published while it runs: a call that breaks off within one publish
+      // interval shows nothing, so there is nothing for viewers to drop.
+      {
+        text: "First attempt that will break off in the middle of it",
+        dropAfterWords: 4,
+        wordDelayMs: 150,
+      },
       { text: "The answer, streamed whole on the second attempt." },
     );
     const sessionId = uniqueId("live-retry");

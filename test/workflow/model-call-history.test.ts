@@ -113,23 +113,47 @@ describe("what a turn's model calls record in history", () => {
     await recordHistory(env.client, workflowId, "options-by-query-turn");
   });
 
-  it("publishes to the live stream only the parts viewers show, deltas of one block merged", async () => {
+  it("records no publish signal for model calls that end within one publish interval: the workflow publishes their parts", async () => {
     const template = shippedAgent("cognitive-reasoner");
-    const sessionId = uniqueId("live-parts");
+    const sessionId = uniqueId("live-parts-short");
     const result = await env.sessions.sendWithStart({ template, sessionId }, evaluation, "m1");
-    const history = await fetchHistory(env.client, workflowIdFor(sessionId));
-    const parts = publishedParts(history.events ?? []);
+    assert.equal(result.error, undefined);
+    const events = (await fetchHistory(env.client, workflowIdFor(sessionId))).events ?? [];
+    // The scripted model answers at once: each call's parts go to the live stream from the
+    // workflow (test/workflow/live-stream.test.ts reads them), none through a signal.
+    assert.deepEqual(publishedParts(events), []);
+    const calls = modelCalls(events);
+    assert.equal(calls.length, 4);
+    for (const { input, result: answer } of calls) {
+      assert.equal((input as { deferLiveParts?: boolean }).deferLiveParts, true);
+      assert.equal((answer as { livePartsPublished?: boolean }).livePartsPublished, false);
+    }
+  });
+
+  it("publishes a call that streams past one interval only as the parts viewers show, deltas of one block merged", async () => {
+    const words = "one two three four five six seven eight nine ten eleven twelve";
+    fake.enqueue({ text: words, wordDelayMs: 100 });
+    const template = {
+      ...shippedAgent("general"),
+      llm: { provider: "openai-compatible" as const, model: "fake-model" },
+    };
+    const sessionId = uniqueId("live-parts-long");
+    const result = await env.sessions.sendWithStart({ template, sessionId }, "Count", "m1");
+    assert.equal(result.text, words);
+    const events = (await fetchHistory(env.client, workflowIdFor(sessionId))).events ?? [];
+    const parts = publishedParts(events);
     assert.deepEqual([...new Set(parts.map((part) => part.type))].sort(), [
       "stream-start",
       "text-delta",
-      "tool-call",
     ]);
     const deltas = parts.flatMap((part) =>
       part.type === "text-delta" ? [(part as unknown as { delta: string }).delta] : [],
     );
     assert.equal(deltas.join(""), result.text);
-    // The scripted model answers at once: one send carries the whole answer.
-    assert.equal(deltas.length, 1);
+    // 12 words over ~1.2 s, sent every 250 ms: several sends, each merging words.
+    assert.ok(deltas.length >= 2 && deltas.length < 12, `${deltas.length} deltas`);
+    const [call] = modelCalls(events);
+    assert.equal((call?.result as { livePartsPublished?: boolean }).livePartsPublished, true);
   });
 
   it("leaves the provider's copy of the request body out of each model call's recorded result", async () => {
