@@ -18,6 +18,7 @@ import {
   spawnNode,
   stopChild,
   waitForLine,
+  type NodeChild,
 } from "./support/child-node.ts";
 import { driveConcurrently, type DriveResult } from "./support/drive-concurrently.ts";
 import { driveOpenLoop } from "./support/drive-open-loop.ts";
@@ -123,6 +124,26 @@ async function retryingTimeouts(
   }
 }
 
+/** A failed drive says what the worker printed last (a failed workflow task's reason is there). */
+async function withWorkerOutput<T>(
+  worker: NodeChild,
+  label: string,
+  drive: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await drive();
+  } catch (error) {
+    const tail = worker
+      .output()
+      .split("\n")
+      .filter((line) => !line.startsWith("bench-worker: cached"));
+    throw new Error(
+      `${label}: ${(error as Error).message}\nthe worker's last lines:\n${tail.slice(-40).join("\n")}`,
+      { cause: error },
+    );
+  }
+}
+
 interface DurableRun<T> {
   driven: T;
   retries: number;
@@ -157,7 +178,11 @@ async function durable<T extends DriveResult>(
   const args: ScaleWorkerArgs = { address, namespace, taskQueue, bundlePath, tuning };
   const [serverPid] = childPidsNamed("temporal");
   if (serverPid === undefined) throw new Error("scale: no dev server process found");
-  const worker = spawnNode("test/bench/scale-worker.ts", args);
+  // BENCH_SCALE_CPU_PROF=<dir>: a V8 CPU profile of each worker thread (main and workflow), to
+  // see where a turn's CPU goes.
+  const profileDir = process.env.BENCH_SCALE_CPU_PROF;
+  const flags = profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`];
+  const worker = spawnNode("test/bench/scale-worker.ts", args, flags);
   try {
     await waitForLine(worker, "bench-worker: ready");
     const options = /bench-worker: ready (.*)/.exec(worker.output())?.[1] ?? "{}";
@@ -168,23 +193,25 @@ async function durable<T extends DriveResult>(
     const template = shippedAgent("cognitive-reasoner");
     const ids = Array.from({ length: sessions }, () => uniqueId("bench-scale"));
     let retries = 0;
-    const driven = await drive(
-      async (session, turn) => {
-        const sessionId = ids[session] ?? "";
-        const text = shortMessage(turn);
-        const result = await retryingTimeouts(
-          () =>
-            turn === 1
-              ? client.sendWithStart({ template, sessionId }, text, "m1")
-              : client.send(sessionId, text, `m${turn}`),
-          () => (retries += 1),
-        );
-        if (result.error !== undefined)
-          throw new Error(`scale: ${sessionId} turn ${turn}: ${result.error}`);
-      },
-      (done, total) => {
-        context.progress(`${label}: turn ${done}/${total}`);
-      },
+    const driven = await withWorkerOutput(worker, label, () =>
+      drive(
+        async (session, turn) => {
+          const sessionId = ids[session] ?? "";
+          const text = shortMessage(turn);
+          const result = await retryingTimeouts(
+            () =>
+              turn === 1
+                ? client.sendWithStart({ template, sessionId }, text, "m1")
+                : client.send(sessionId, text, `m${turn}`),
+            () => (retries += 1),
+          );
+          if (result.error !== undefined)
+            throw new Error(`scale: ${sessionId} turn ${turn}: ${result.error}`);
+        },
+        (done, total) => {
+          context.progress(`${label}: turn ${done}/${total}`);
+        },
+      ),
     );
     const perTurnMs = (seconds: number) => (seconds * 1000) / driven.latencies.length;
     const workerCpuMsPerTurn = perTurnMs(cpuSeconds(worker.pid) - cpuBefore.worker);
