@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WorkflowUpdateRPCTimeoutOrCancelledError } from "@temporalio/client";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from "@temporalio/client";
 import { SessionClient } from "../../src/client/index.ts";
 import type { TurnResult } from "../../src/session/index.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
@@ -41,6 +42,8 @@ export interface ScalePoint {
   p95LaterTurnMs: number;
   /** Update calls that timed out waiting for the worker to accept them, and were sent again. */
   updateTimeoutsRetried: number;
+  /** Update calls refused while the session's workflow task was failed (timed out), sent again. */
+  updatesRefusedRetried: number;
   workerIdleRssMiB: number;
   workerPeakRssMiB: number;
   /** CPU time per turn (user + system): the worker process and the dev server. */
@@ -79,6 +82,7 @@ export interface OpenLoopPoint {
   /** How late the load generator started its latest session (its own lag, not the worker's). */
   generatorMaxLagMs: number;
   updateTimeoutsRetried: number;
+  updatesRefusedRetried: number;
   workerOptions: EffectiveWorkerOptions;
   workerIdleRssMiB: number;
   workerPeakRssMiB: number;
@@ -107,19 +111,33 @@ function figures(driven: DriveResult) {
 }
 
 /**
- * An overloaded worker may not accept an update before the RPC's deadline; the session answers a
- * repeated messageId with the first one's result, so sending it again is safe, as a client would.
+ * The server refuses an update while the session's workflow task is failed (an overloaded worker
+ * let it time out; the retried task will succeed): sending again is safe, as for a timeout.
+ * SessionClient does not retry this one itself (yet).
+ */
+function workflowTaskFailedState(error: unknown): boolean {
+  const cause = error instanceof ServiceError ? error.cause : undefined;
+  return cause instanceof Error && /Workflow Task in failed state/.test(cause.message);
+}
+
+/**
+ * An overloaded worker may not accept an update before the RPC's deadline, or the server refuses
+ * it while the workflow task is failed; the session answers a repeated messageId with the first
+ * one's result, so sending it again is safe, as a client would (after a jittered pause).
  */
 async function retryingTimeouts(
   send: () => Promise<TurnResult>,
-  onRetry: () => void,
+  onRetry: (reason: "timeout" | "failed-task") => void,
 ): Promise<TurnResult> {
   for (;;) {
     try {
       return await send();
     } catch (error) {
-      if (!(error instanceof WorkflowUpdateRPCTimeoutOrCancelledError)) throw error;
-      onRetry();
+      if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) onRetry("timeout");
+      else if (workflowTaskFailedState(error)) {
+        onRetry("failed-task");
+        await sleep(500 + Math.random() * 500);
+      } else throw error;
     }
   }
 }
@@ -147,6 +165,7 @@ async function withWorkerOutput<T>(
 interface DurableRun<T> {
   driven: T;
   retries: number;
+  refusedRetries: number;
   effectiveOptions: EffectiveWorkerOptions;
   idleRssBytes: number;
   peakRssBytes: number;
@@ -193,6 +212,7 @@ async function durable<T extends DriveResult>(
     const template = shippedAgent("cognitive-reasoner");
     const ids = Array.from({ length: sessions }, () => uniqueId("bench-scale"));
     let retries = 0;
+    let refusedRetries = 0;
     const driven = await withWorkerOutput(worker, label, () =>
       drive(
         async (session, turn) => {
@@ -203,7 +223,10 @@ async function durable<T extends DriveResult>(
               turn === 1
                 ? client.sendWithStart({ template, sessionId }, text, "m1")
                 : client.send(sessionId, text, `m${turn}`),
-            () => (retries += 1),
+            (reason) => {
+              if (reason === "timeout") retries += 1;
+              else refusedRetries += 1;
+            },
           );
           if (result.error !== undefined)
             throw new Error(`scale: ${sessionId} turn ${turn}: ${result.error}`);
@@ -222,6 +245,7 @@ async function durable<T extends DriveResult>(
     return {
       driven,
       retries,
+      refusedRetries,
       effectiveOptions,
       idleRssBytes,
       peakRssBytes: residentMemory(worker.pid).peakRssBytes,
@@ -279,6 +303,7 @@ async function openLoop(
     laterTurnP95Ms: round(percentile(driven.laterTurnLatencies, 95)),
     generatorMaxLagMs: round(driven.maxStartLagMs),
     updateTimeoutsRetried: measured.retries,
+    updatesRefusedRetried: measured.refusedRetries,
     workerOptions: measured.effectiveOptions,
     workerIdleRssMiB: mib(measured.idleRssBytes),
     workerPeakRssMiB: mib(measured.peakRssBytes),
@@ -324,6 +349,7 @@ export async function runScaleBenchmark(context: BenchContext): Promise<BenchOut
         p95FirstTurnMs: round(percentile(measured.driven.firstTurnLatencies, 95)),
         p95LaterTurnMs: round(percentile(measured.driven.laterTurnLatencies, 95)),
         updateTimeoutsRetried: measured.retries,
+        updatesRefusedRetried: measured.refusedRetries,
         workerIdleRssMiB: mib(measured.idleRssBytes),
         workerPeakRssMiB: mib(measured.peakRssBytes),
         workerCpuMsPerTurn: round(measured.workerCpuMsPerTurn, 1),
