@@ -2,6 +2,8 @@ import type { NativeConnection, Worker } from "@temporalio/worker";
 import { createSearchProvider, searchConfigFromEnv } from "../search/index.ts";
 import { builtinTools, type ToolRegistry } from "../tools/index.ts";
 import { createSessionWorker } from "../worker/session-worker.ts";
+import { workerMemorySetting } from "../worker/workflow-cache-size.ts";
+import { usageError } from "./cli-error.ts";
 import { agentsDirs } from "./agent-dirs.ts";
 import type { CliContext } from "./cli-context.ts";
 import { cliToolRegistry } from "./cli-tool-registry.ts";
@@ -24,6 +26,15 @@ export function loadWorkerTools(context: CliContext): Promise<ToolRegistry> {
   return cliToolRegistry(context, workerWarning(context));
 }
 
+/** AGENTDOCK_WORKER_MEMORY_MB, or a usage error naming it, its value and the fix. */
+export function workerMemoryBudget(context: CliContext): number | undefined {
+  try {
+    return workerMemorySetting(context.env);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
+
 /** A session worker with the model providers and search provider the environment configures. */
 export async function createConfiguredWorker(
   context: CliContext,
@@ -33,8 +44,11 @@ export async function createConfiguredWorker(
     taskQueue: string;
     /** Loaded from the environment when omitted. */
     toolRegistry?: ToolRegistry;
+    /** AGENTDOCK_WORKER_MEMORY_MB when omitted. */
+    memoryBudgetMiB?: number;
   },
 ): Promise<Worker> {
+  const memoryBudgetMiB = options.memoryBudgetMiB ?? workerMemoryBudget(context);
   const searchProvider = createSearchProvider(searchConfigFromEnv(context.env));
   const warn = workerWarning(context);
   const toolRegistry = options.toolRegistry ?? (await loadWorkerTools(context));
@@ -58,6 +72,7 @@ export async function createConfiguredWorker(
       writeLine(context.stderr, `worker: ${line}`);
     },
     ...(searchProvider === undefined ? {} : { searchProvider }),
+    ...(memoryBudgetMiB === undefined ? {} : { memoryBudgetMiB }),
   });
 }
 

@@ -4,6 +4,7 @@ import { AiSdkPlugin } from "@temporalio/ai-sdk";
 import type { Duration } from "@temporalio/common";
 import {
   bundleWorkflowCode,
+  type BundleOptions,
   NativeConnection,
   Worker,
   type Logger,
@@ -20,6 +21,7 @@ import { livenessHeartbeat } from "./liveness-heartbeat.ts";
 import { ModelCallStore } from "./model-call-store.ts";
 import { createRedactor, type Redactor } from "./redact-secrets.ts";
 import { redactingInterceptor } from "./redacting-interceptor.ts";
+import { CACHED_SESSION_MIB, WORKER_BASE_MIB, workflowCacheSize } from "./workflow-cache-size.ts";
 
 export const workflowsPath = fileURLToPath(new URL("../../workflows/index.ts", import.meta.url));
 /** The tolerant payload converter: workers and bundles (replay included) must use the same one. */
@@ -52,8 +54,45 @@ export interface SessionWorkerOptions {
   report?: (line: string) => void;
   /** A prebuilt bundle (tests and benchmarks bundle once); built on start otherwise. */
   workflowBundle?: WorkflowBundle;
+  /**
+   * The memory (MiB) the worker may use; the workflow cache is sized from it
+   * (`workflowCacheSize`). Half the machine's or the cgroup's memory when omitted.
+   */
+  memoryBudgetMiB?: number;
   /** Graceful shutdown: how long running activities get to finish. */
   shutdownGraceTime?: Duration;
+}
+
+/**
+ * Modules every session's workflow shares instead of evaluating its own copy. With the SDK's
+ * reusable V8 context each workflow otherwise re-runs every module of the bundle: zod, the AI SDK
+ * and our schemas and tool definitions (tens of thousands of objects, ~3 MB of heap per cached
+ * session). These hold no per-workflow state (their module-level caches map a pattern to its
+ * compiled form, the same for every session), and the SDK freezes their exports.
+ */
+export const sharedWorkflowModules: readonly string[] = [
+  "zod",
+  "ai",
+  "@ai-sdk/provider",
+  "@ai-sdk/provider-utils",
+  "re2js",
+  // The files the workflow code's `import`s resolve to: a bare name in the preload list is a
+  // `require`, which resolves to a package's CommonJS build, a second copy beside the shared one.
+].map((name) => fileURLToPath(import.meta.resolve(name)));
+
+/**
+ * The preload list is a list of `require`s whose results go unused, which webpack drops for
+ * packages that declare `"sideEffects": false` (zod, the AI SDK): the modules would then load
+ * per workflow again, silently.
+ */
+type WebpackConfig = Parameters<NonNullable<BundleOptions["webpackConfigHook"]>>[0];
+
+function keepPreloadedModules(config: WebpackConfig): WebpackConfig {
+  const preloaded = { include: [...sharedWorkflowModules], sideEffects: true };
+  return {
+    ...config,
+    module: { ...config.module, rules: [...(config.module?.rules ?? []), preloaded] },
+  };
 }
 
 function aiSdkPlugin(modelProvider: ProviderV4, redactor: Redactor): AiSdkPlugin {
@@ -107,6 +146,8 @@ export async function bundleSessionWorkflows(
     workflowsPath,
     payloadConverterPath,
     plugins: [aiSdkPlugin(placeholder, createRedactor([]))],
+    preloadModules: [...sharedWorkflowModules],
+    webpackConfigHook: keepPreloadedModules,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
 }
@@ -123,13 +164,23 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
     ...(options.searchProvider === undefined ? {} : { searchProvider: options.searchProvider }),
     summarizeModel: (modelId) => withClassifiedFailures(provider, redactor).languageModel(modelId),
   });
+  const cache = workflowCacheSize(options.memoryBudgetMiB);
+  options.report?.(
+    `workflow cache: ${cache.maxCachedWorkflows} sessions (memory budget ${cache.budgetMiB} MiB: ${cache.budgetSource}; ~${WORKER_BASE_MIB} MiB for the worker, ~${CACHED_SESSION_MIB} MiB per cached session)`,
+  );
   try {
     return await Worker.create({
       connection: options.connection,
       namespace: options.namespace,
       taskQueue: options.taskQueue,
       ...(options.workflowBundle === undefined
-        ? { workflowsPath }
+        ? {
+            workflowsPath,
+            bundlerOptions: {
+              preloadModules: [...sharedWorkflowModules],
+              webpackConfigHook: keepPreloadedModules,
+            },
+          }
         : { workflowBundle: options.workflowBundle }),
       activities,
       dataConverter: { payloadConverterPath },
@@ -139,6 +190,7 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
       ],
       interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
       shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
+      maxCachedWorkflows: cache.maxCachedWorkflows,
     });
   } catch (error) {
     // A worker that never runs never closes them: the stdio servers started above would keep

@@ -49,5 +49,10 @@ const effective: EffectiveWorkerOptions = {
   workflowTaskSlots: slots.type === "fixed-size" ? slots.numSlots : slots.type,
 };
 console.log(`bench-worker: ready ${JSON.stringify(effective)}`);
+// The sessions the worker holds, from its own cache count (the SDK's status), every second.
+const reportCache = setInterval(() => {
+  console.log(`bench-worker: cached ${worker.getStatus().numCachedWorkflows}`);
+}, 1000);
+reportCache.unref();
 await running;
 await connection.close();

@@ -6,10 +6,12 @@ import { parseCommandArgs } from "../command-args.ts";
 import { connectOrExplain, connectSettings } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeLine } from "../output.ts";
+import { CACHED_SESSION_MIB, WORKER_BASE_MIB } from "../../worker/workflow-cache-size.ts";
 import {
   createConfiguredWorker,
   loadWorkerTools,
   runUntilInterrupted,
+  workerMemoryBudget,
 } from "../session-worker-run.ts";
 import {
   checkSearchAttributes,
@@ -27,6 +29,11 @@ Environment:
   TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE
                           Temporal's environment configuration (default 127.0.0.1:7233, "default")
   AGENTDOCK_TASK_QUEUE    task queue (default "agentdock")
+  AGENTDOCK_WORKER_MEMORY_MB
+                          the memory (MiB) the worker may use; the number of sessions it keeps
+                          cached is derived from it (~${WORKER_BASE_MIB} MiB for the worker, ~${CACHED_SESSION_MIB} MiB
+                          per cached session) and printed at start (default: half the machine's or
+                          the cgroup's memory, at most V8's heap limit)
 ${searchAttributesHelp}
   OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
   OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY, GEMINI_API_KEY (or
@@ -65,6 +72,7 @@ export const workerCommand: Command = {
     if (args === undefined) return ExitCode.ok;
     const { taskQueue } = cliSettings(context);
     const register = registerSearchAttributesSetting(context.env);
+    const memoryBudgetMiB = workerMemoryBudget(context);
     const toolRegistry = await loadWorkerTools(context);
     const settings = connectSettings(context);
     const connection = await connectOrExplain(settings.address, () =>
@@ -85,6 +93,7 @@ export const workerCommand: Command = {
         namespace: settings.namespace,
         taskQueue,
         toolRegistry,
+        ...(memoryBudgetMiB === undefined ? {} : { memoryBudgetMiB }),
       });
       writeLine(
         context.stderr,

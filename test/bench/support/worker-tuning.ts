@@ -8,6 +8,8 @@ export const workerTuningSchema = z.strictObject({
   maxCachedWorkflows: z.number().int().nonnegative().optional(),
   workflowThreadPoolSize: z.number().int().positive().optional(),
   workflowTaskPollers: z.number().int().positive().optional(),
+  /** The share of workflow-task pollers on the shared queue (new sessions) against the sticky one. */
+  nonStickyToStickyPollRatio: z.number().gt(0).max(1).optional(),
   activityTaskPollers: z.number().int().positive().optional(),
 });
 export type WorkerTuning = z.infer<typeof workerTuningSchema>;
