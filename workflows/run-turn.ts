@@ -17,6 +17,7 @@ import { steeringForTurn } from "./arrival-policy.ts";
 import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
 import { StreamingActivityModel } from "./streaming-model.ts";
+import { withPreparedSchemas } from "./tool-schemas.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 export interface ModelLoopOutcome {
@@ -117,7 +118,9 @@ export async function runModelLoop(
       ...(steering === undefined ? {} : { experimental_steering: steering }),
       model: modelForStep(context, 0, context.state().activeStep),
       messages,
-      tools: buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
+      tools: withPreparedSchemas(
+        buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
+      ),
       stopWhen: isStepCount(template.options.maxSteps),
       maxRetries: 0,
       ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),
