@@ -1,10 +1,26 @@
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { Worker, type WorkflowBundle } from "@temporalio/worker";
-import { sharedBundle } from "../support/temporal-env.ts";
+import { Client } from "@temporalio/client";
+import proto from "@temporalio/proto";
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Worker,
+  type WorkflowBundle,
+} from "@temporalio/worker";
+import { connectClient } from "../../src/temporal-connection.ts";
+import { sharedBundle, uniqueId } from "../support/temporal-env.ts";
+import type { FloorActivities } from "./replay-floor-workflow.ts";
 import type { BenchContext } from "./support/bench-context.ts";
 import { driveLongSession } from "./support/long-session.ts";
 import type { BenchOutcome } from "./support/outcome.ts";
-import { allRunHistories, totals, type RunHistory } from "./support/session-history.ts";
+import {
+  allRunHistories,
+  describeRun,
+  totals,
+  type RunHistory,
+} from "./support/session-history.ts";
 import { median, ratio, round, thousands } from "./support/stats.ts";
 
 /** Replays of the 1-turn history after the warm-up one, medianed. */
@@ -18,8 +34,21 @@ export interface RunReplay {
   cpuMs: number;
 }
 
+/** The floor: the same number of turns of a workflow with a session's shape and no work. */
+export interface ReplayFloor {
+  turns: number;
+  events: number;
+  workflowTasks: number;
+  replayMs: number;
+  cpuMs: number;
+  cpuMsPerTurn: number;
+  cpuMsPerWorkflowTask: number;
+}
+
 export interface ReplayResult {
   turns: number;
+  /** Workflow tasks in every run of the long session (each one is an activation to replay). */
+  workflowTasks: number;
   runs: number;
   historyEvents: number;
   historyBytes: number;
@@ -48,6 +77,9 @@ export interface ReplayResult {
   oneTurnReplayMs: number;
   oneTurnCpuMs: number;
   ratioToBaseline: number;
+  floor: ReplayFloor;
+  /** Replay CPU over the floor's for the same number of turns. */
+  ratioToFloor: number;
 }
 
 interface Replayed {
@@ -98,6 +130,76 @@ async function replayTimes(
   return { workerMs, times };
 }
 
+const workflowTaskStarted = proto.temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED;
+
+function workflowTasksOf(run: RunHistory): number {
+  return run.history.events?.filter((event) => event.eventType === workflowTaskStarted).length ?? 0;
+}
+
+/**
+ * Runs `turns` turns of the floor workflow on the bench's server (its own worker and task
+ * queue), then replays its history like the session's: once to warm the replay worker up, then
+ * measured.
+ */
+async function measureFloor(context: BenchContext, turns: number): Promise<ReplayFloor> {
+  const { address, namespace } = await context.temporal();
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: fileURLToPath(new URL("./replay-floor-workflow.ts", import.meta.url)),
+    logger: new DefaultLogger("WARN"),
+  });
+  const taskQueue = uniqueId("replay-floor");
+  const activities: FloorActivities = {
+    answer: (text) => Promise.resolve(`answer to ${text}`),
+    check: () => Promise.resolve("available"),
+  };
+  const nativeConnection = await NativeConnection.connect({ address });
+  const connection = await connectClient({ address });
+  try {
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace,
+      taskQueue,
+      workflowBundle: bundle,
+      activities,
+    });
+    const client = new Client({ connection, namespace });
+    const workflowId = uniqueId("replay-floor");
+    const history = await worker.runUntil(async () => {
+      const handle = await client.workflow.start("replayFloorSession", {
+        args: [turns],
+        taskQueue,
+        workflowId,
+      });
+      for (let turn = 1; turn <= turns; turn++) {
+        await handle.executeUpdate("turn", { args: [`message ${turn}`] });
+        if (turn % 100 === 0 || turn === turns)
+          context.progress(`replay floor: turn ${turn}/${turns}`);
+      }
+      await handle.result();
+      return handle.fetchHistory();
+    });
+    const run = describeRun(workflowId, history);
+    const { times } = await replayTimes(bundle, [
+      { workflowId, run },
+      { workflowId, run },
+    ]);
+    const measured = times[1] ?? { ms: Number.NaN, cpuMs: Number.NaN };
+    const workflowTasks = workflowTasksOf(run);
+    return {
+      turns,
+      events: run.events,
+      workflowTasks,
+      replayMs: round(measured.ms),
+      cpuMs: round(measured.cpuMs),
+      cpuMsPerTurn: round(measured.cpuMs / turns, 2),
+      cpuMsPerWorkflowTask: round(measured.cpuMs / workflowTasks, 2),
+    };
+  } finally {
+    await connection.close();
+    await nativeConnection.close();
+  }
+}
+
 /** Replaying the growth session's history (every run), against replaying a 1-turn session. */
 export async function runReplayBenchmark(
   context: BenchContext,
@@ -131,8 +233,10 @@ export async function runReplayBenchmark(
   const oneTurnReplayMs = median(baselineTimes.map((time) => time.ms));
   const current = runTimes.at(-1);
   const all = totals(runs);
+  const floor = await measureFloor(context, long.turns);
   const result: ReplayResult = {
     turns: long.turns,
+    workflowTasks: runs.reduce((sum, run) => sum + workflowTasksOf(run), 0),
     runs: runs.length,
     historyEvents: all.events,
     historyBytes: all.bytes,
@@ -157,6 +261,8 @@ export async function runReplayBenchmark(
     oneTurnReplayMs: round(oneTurnReplayMs, 1),
     oneTurnCpuMs: round(median(baselineTimes.map((time) => time.cpuMs)), 1),
     ratioToBaseline: ratio(replayMs, oneTurnReplayMs),
+    floor,
+    ratioToFloor: ratio(replayCpuMs, floor.cpuMs),
   };
   return {
     result,
@@ -166,6 +272,12 @@ export async function runReplayBenchmark(
         figure: `${thousands(result.replayMs)} ms (${thousands(result.replayCpuMs)} ms CPU, ${result.replayCpuMsPerTurn} ms per turn) to replay a ${long.turns}-turn session (${runs.length} runs, ${thousands(all.events)} events, ${thousands(all.bytes / 1024)} KiB); current run alone ${result.currentRunReplayMs} ms (${result.currentRunCpuMs} ms CPU); setup apart: bundle ${result.setup.bundleMs} ms, replay worker + warm-up ${thousands(result.setup.workerAndWarmUpMs)} ms`,
         baseline: `${result.oneTurnReplayMs} ms (${result.oneTurnCpuMs} ms CPU) for a 1-turn session`,
         ratio: result.ratioToBaseline,
+      },
+      {
+        benchmark: "replay",
+        figure: `${thousands(result.replayCpuMs)} ms CPU to replay ${long.turns} turns (${thousands(result.workflowTasks)} workflow tasks, ${result.replayCpuMsPerTurn} ms per turn)`,
+        baseline: `floor: ${thousands(floor.cpuMs)} ms CPU to replay ${floor.turns} turns of a workflow with a session's shape and no work (${thousands(floor.workflowTasks)} workflow tasks, ${floor.cpuMsPerTurn} ms per turn, ${floor.cpuMsPerWorkflowTask} ms per task)`,
+        ratio: result.ratioToFloor,
       },
     ],
   };
