@@ -1,3 +1,4 @@
+import type { LanguageModelV4CallOptions, LanguageModelV4Content } from "@ai-sdk/provider";
 import type { SessionMessage } from "../src/session/session-types.ts";
 
 /** The longest running summary kept (characters); a longer one is cut at this length. */
@@ -74,4 +75,30 @@ export const SUMMARY_INSTRUCTIONS =
 export function boundedSummary(text: string): string {
   const trimmed = text.trim();
   return trimmed.length > MAX_SUMMARY_CHARS ? `${trimmed.slice(0, MAX_SUMMARY_CHARS)}…` : trimmed;
+}
+
+/**
+ * The summarizer's one model call as `generateText({ instructions, prompt })` would make it: the
+ * instructions as the system message, the prompt as one user text part, tool choice "auto". The
+ * workflow calls the model directly: `generateText` costs ~100 promises for this one call, and
+ * each promise made in workflow code is an `Error` with a source-mapped stack in the SDK's
+ * stack-trace hook (the biggest share of replay CPU). Only the AI SDK's `user-agent` header,
+ * which names its version, is left out.
+ */
+export function summaryCallOptions(
+  previous: string | undefined,
+  leaving: readonly SessionMessage[],
+): LanguageModelV4CallOptions {
+  return {
+    toolChoice: { type: "auto" },
+    prompt: [
+      { role: "system", content: SUMMARY_INSTRUCTIONS },
+      { role: "user", content: [{ type: "text", text: summaryPrompt(previous, leaving) }] },
+    ],
+  };
+}
+
+/** The text of a model call's answer, as `generateText`'s `text`: its text parts, joined. */
+export function answerText(content: readonly LanguageModelV4Content[]): string {
+  return content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }

@@ -18,6 +18,7 @@ import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
 import { StreamingActivityModel } from "./streaming-model.ts";
 import type { LivePart } from "../src/session/live-parts.ts";
+import { withPreparedSchemas } from "./tool-schemas.ts";
 import type { TurnContext } from "./turn-context.ts";
 
 export interface ModelLoopOutcome {
@@ -125,7 +126,9 @@ export async function runModelLoop(
       ...(steering === undefined ? {} : { experimental_steering: steering }),
       model: modelForStep(context, 0, context.state().activeStep),
       messages,
-      tools: buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
+      tools: withPreparedSchemas(
+        buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
+      ),
       stopWhen: isStepCount(template.options.maxSteps),
       maxRetries: 0,
       ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),

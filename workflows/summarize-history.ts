@@ -1,9 +1,8 @@
-import { generateText, isStepCount } from "ai";
 import { TemporalProvider } from "@temporalio/ai-sdk/workflow";
 import { isCancellation } from "@temporalio/workflow";
 import { MODEL_ACTIVITY_MAX_ATTEMPTS, MODEL_ACTIVITY_TIMEOUT } from "../src/session/constants.ts";
 import type { SessionMessage } from "../src/session/session-types.ts";
-import { boundedSummary, SUMMARY_INSTRUCTIONS, summaryPrompt } from "./history-window.ts";
+import { answerText, boundedSummary, summaryCallOptions } from "./history-window.ts";
 import { describeFailure } from "./run-turn.ts";
 
 /**
@@ -24,14 +23,9 @@ export async function summarizeHistory(
     },
   }).languageModel(modelId);
   try {
-    const result = await generateText({
-      model,
-      instructions: SUMMARY_INSTRUCTIONS,
-      prompt: summaryPrompt(previous, leaving),
-      stopWhen: isStepCount(1),
-      maxRetries: 0,
-    });
-    const summary = boundedSummary(result.text);
+    // One call, no tools: the model directly, as `generateText` would call it (history-window.ts).
+    const result = await model.doGenerate(summaryCallOptions(previous, leaving));
+    const summary = boundedSummary(answerText(result.content));
     return summary === "" ? { error: "the model wrote an empty summary" } : { summary };
   } catch (error) {
     if (isCancellation(error)) throw error;

@@ -1,10 +1,21 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+} from "@ai-sdk/provider";
+import { generateText, isStepCount } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
 import type { SessionMessage } from "../../../src/session/index.ts";
 import {
+  answerText,
   boundedSummary,
   compactionCut,
   MAX_SUMMARY_CHARS,
+  SUMMARY_INSTRUCTIONS,
+  summaryCallOptions,
+  summaryPrompt,
   transcriptOf,
 } from "../../../workflows/history-window.ts";
 
@@ -70,5 +81,65 @@ describe("the summarizer's view", () => {
       MAX_SUMMARY_CHARS + 1,
     );
     assert.equal(boundedSummary(" short "), "short");
+  });
+});
+
+/** What the summarizer's call looked like through `generateText`, as the model activity got it. */
+async function throughGenerateText(
+  previous: string | undefined,
+  leaving: readonly SessionMessage[],
+  content: LanguageModelV4Content[],
+): Promise<{ options: unknown; text: string }> {
+  let options: LanguageModelV4CallOptions | undefined;
+  const model = new MockLanguageModelV4({
+    doGenerate: (call): Promise<LanguageModelV4GenerateResult> => {
+      options = call;
+      return Promise.resolve({
+        content,
+        finishReason: { unified: "stop", raw: "stop" },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
+        warnings: [],
+      });
+    },
+  });
+  const result = await generateText({
+    model,
+    instructions: SUMMARY_INSTRUCTIONS,
+    prompt: summaryPrompt(previous, leaving),
+    stopWhen: isStepCount(1),
+    maxRetries: 0,
+  });
+  // The activity input crosses the JSON payload converter: undefined fields are dropped.
+  const { headers: _userAgent, ...sent } = JSON.parse(JSON.stringify(options)) as {
+    headers?: unknown;
+  };
+  return { options: sent, text: result.text };
+}
+
+describe("the summarizer's model call without generateText", () => {
+  const leaving = [...turn(1, true), ...turn(2)];
+
+  it("sends the model the prompt and tool choice generateText would send", async () => {
+    for (const previous of [undefined, "The user asked about tides."]) {
+      const expected = await throughGenerateText(previous, leaving, []);
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(summaryCallOptions(previous, leaving))),
+        expected.options,
+      );
+    }
+  });
+
+  it("reads the answer's text as generateText does: text parts joined, reasoning left out", async () => {
+    const content: LanguageModelV4Content[] = [
+      { type: "reasoning", text: "thinking it over" },
+      { type: "text", text: "The user wants " },
+      { type: "text", text: "a summary." },
+    ];
+    const expected = await throughGenerateText(undefined, leaving, content);
+    assert.equal(answerText(content), expected.text);
+    assert.equal(answerText(content), "The user wants a summary.");
   });
 });
