@@ -72,7 +72,7 @@ describe("replay --template without a server", () => {
     assert.equal(run.code, 1, show(run));
     assert.match(
       run.stdout,
-      /✗ \S*evaluation-turn\.json \(agent cognitive-reasoner, unversioned → sha256:[0-9a-f]{12}\): first difference at message 1 \("Please evaluate the argument that remot…"\): active step EvaluationMode → EvaluationMode; offered tools \[debate\] → \[reflect\] \(model call 2\)/,
+      /✗ \S*evaluation-turn\.json \(agent cognitive-reasoner, (?:unversioned|sha256:[0-9a-f]{12}) → sha256:[0-9a-f]{12}\): first difference at message 1 \("Please evaluate the argument that remot…"\): active step EvaluationMode → EvaluationMode; offered tools \[debate\] → \[reflect\] \(model call 2\)/,
     );
     assert.equal(run.stdout.trim().split("\n").length, 2, "one line per target");
   });
