@@ -1,35 +1,26 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Client } from "@temporalio/client";
-import proto from "@temporalio/proto";
 import { workflowIdFor } from "../../src/session/index.ts";
-import { fetchHistory, recordHistory } from "../support/history.ts";
+import {
+  fakeProviderConfig,
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+} from "../support/fake-openai-server.ts";
+import { recordHistory } from "../support/history.ts";
 import type { TestEnv } from "../support/temporal-env.ts";
-import { uniqueId, useSessionEnv } from "../support/temporal-env.ts";
+import { createTestEnv, uniqueId, useSessionEnv } from "../support/temporal-env.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 
-const { EventType } = proto.temporal.api.enums.v1;
-
-interface ModelCallInput {
-  options: { prompt: { role: string; content: unknown }[] };
-}
-
-/** The prompts of every model activity the session scheduled, in order. */
-async function modelPrompts(
-  client: Client,
-  workflowId: string,
-): Promise<ModelCallInput["options"]["prompt"][]> {
-  const history = await fetchHistory(client, workflowId);
-  return (history.events ?? []).flatMap((event) => {
-    if (event.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) return [];
-    const attributes = event.activityTaskScheduledEventAttributes;
-    if (!(attributes?.activityType?.name ?? "").startsWith("invokeModel")) return [];
-    const data = attributes?.input?.payloads?.[0]?.data;
-    if (data === undefined || data === null) return [];
-    const input = JSON.parse(Buffer.from(data).toString("utf8")) as ModelCallInput;
-    return [input.options.prompt];
-  });
+/**
+ * What the model received on every call, in order: the chat-completions requests of the fake
+ * provider the worker talks to. Model activities no longer record their prompt in history (they
+ * take it from their workflow), so the provider is where the prompt is seen.
+ */
+function modelPrompts(fake: FakeOpenAIServer): { role: string; content: unknown }[][] {
+  return fake.requests.map(
+    (request) => request.body.messages as { role: string; content: unknown }[],
+  );
 }
 
 /** The session's state once its last turn, and the summary written after it, are done. */
@@ -45,11 +36,20 @@ async function settledState(env: TestEnv, sessionId: string) {
 describe("bounded history: a window of recent turns plus a running summary", () => {
   const session = useSessionEnv();
 
-  it("re-sends only the recent turns once the window slides, with the summary in the instructions", async () => {
-    const { env } = session;
+  it("re-sends only the recent turns once the window slides, with the summary in the instructions", async (t) => {
+    const fake = await startFakeOpenAIServer();
+    const env = await createTestEnv();
+    t.after(async () => {
+      await env.close();
+      await fake.close();
+    });
+    await env.startWorker({ providerConfig: fakeProviderConfig(fake) });
+    // Five turns and the summaries written as the window slides, each one plain answer.
+    fake.enqueue(...Array.from({ length: 12 }, (_, index) => ({ text: `Answer ${index + 1}.` })));
     const sessionId = uniqueId("bounded");
     const template = {
       ...shippedAgent("general"),
+      llm: { provider: "openai-compatible" as const, model: "fake-model" },
       session: { idleTimeout: "1h", history: { recentTurns: 2, summarize: true } },
     };
     // recentTurns 2 with a slack of 1: the fourth turn makes the conversation long enough.
@@ -72,7 +72,7 @@ describe("bounded history: a window of recent turns plus a running summary", () 
     );
 
     await env.sessions.send(sessionId, "Message number 5: and topic 5", "m5");
-    const prompts = await modelPrompts(env.client, workflowIdFor(sessionId));
+    const prompts = modelPrompts(fake);
     const last = prompts.at(-1);
     assert.ok(last !== undefined);
     const users = last.filter((message) => message.role === "user");

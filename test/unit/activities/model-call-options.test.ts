@@ -11,7 +11,13 @@ describe("the model activity's call options", () => {
       options,
       streamingTopic: "model/1",
     });
-    assert.deepEqual(resolved, { modelId: "scripted:auto", streamingTopic: "model/1", options });
+    // Such sessions publish every call's live parts from the activity, as they always did.
+    assert.deepEqual(resolved, {
+      modelId: "scripted:auto",
+      streamingTopic: "model/1",
+      options,
+      deferLiveParts: false,
+    });
   });
 
   for (const [name, input, detail] of [
