@@ -1,7 +1,14 @@
 import { directionOf, flattenFigures, type Direction, type Figures } from "./figures.ts";
 import { directionOfBound, meets, targets, type Target } from "./targets.ts";
 
-export type Verdict = "better" | "worse" | "unchanged" | "changed" | "added" | "removed";
+export type Verdict =
+  "better" | "worse" | "within noise" | "unchanged" | "changed" | "added" | "removed";
+
+/**
+ * A move smaller than this, in percent, is not called better or worse: two runs of the same
+ * commit on a quiet machine differ by about this much in their wall-clock and CPU figures.
+ */
+export const NOISE_PERCENT = 2;
 
 /** One figure of two results files, old → new. */
 export interface FigureChange {
@@ -11,7 +18,10 @@ export interface FigureChange {
   /** (new − old) / |old| in percent, one decimal; undefined when either is absent or old is 0. */
   changePercent: number | undefined;
   direction: Direction | undefined;
-  /** better/worse by the figure's direction; "changed" when it has none. */
+  /**
+   * better/worse by the figure's direction ("within noise" under `NOISE_PERCENT` unless it
+   * crosses its target); "changed" when it has no direction.
+   */
   verdict: Verdict;
   /** For a target's figure: the target, and whether old and new meet it. */
   target?: { text: string; metBefore: boolean | undefined; metAfter: boolean | undefined };
@@ -43,6 +53,12 @@ function change(figure: string, before: Figures, after: Figures, target?: Target
   else if (now === undefined) verdict = "removed";
   else if (now === old) verdict = "unchanged";
   else if (direction === undefined) verdict = "changed";
+  else if (
+    changePercent !== undefined &&
+    Math.abs(changePercent) < NOISE_PERCENT &&
+    (target === undefined || meets(target, old) === meets(target, now))
+  )
+    verdict = "within noise";
   else verdict = now > old === (direction === "higher") ? "better" : "worse";
   return {
     figure,

@@ -104,6 +104,16 @@ describe("comparing two results files", () => {
     assert.equal(byFigure.get("turn.iterations")?.verdict, "changed");
   });
 
+  it("calls a move under 2 % within noise, unless it crosses the figure's target", () => {
+    const small = compareResults(
+      { turn: { durableMedianMs: 200, historyBytesPerConversationByte: 3.01 } },
+      { turn: { durableMedianMs: 203, historyBytesPerConversationByte: 2.99 } },
+    );
+    const verdicts = new Map(small.map((change) => [change.figure, change.verdict]));
+    assert.equal(verdicts.get("turn.durableMedianMs"), "within noise");
+    assert.equal(verdicts.get("turn.historyBytesPerConversationByte"), "better");
+  });
+
   it("shows figures only one file has as added or removed", () => {
     assert.equal(byFigure.get("turn.ratioToFloor")?.verdict, "added");
     assert.equal(byFigure.get("turn.ratioToFloor")?.old, undefined);
