@@ -2,7 +2,7 @@ import { patched } from "@temporalio/workflow";
 import { STREAMING_PATCH } from "./run-turn.ts";
 import { PUBLISH_GUARD_PATCH } from "./session-stream.ts";
 import { MODEL_OPTIONS_QUERY_PATCH, MODEL_STREAM_TAIL_PATCH } from "./streaming-model.ts";
-import { MID_TURN_PATCH } from "./visibility.ts";
+import { CHANGED_ATTRIBUTES_PATCH, MID_TURN_PATCH } from "./visibility.ts";
 
 /** Sessions recorded before this asked these patches where the turn first needs them. */
 const TURN_START_PATCHES = "turn-start-patches";
@@ -27,4 +27,6 @@ export function askTurnStartPatches(): void {
   // Asked last: histories recorded before them keep the markers above in their order. The tail
   // patch is asked where its call asks it: only in sessions whose calls ask for their options.
   if (patched(MODEL_OPTIONS_QUERY_PATCH)) patched(MODEL_STREAM_TAIL_PATCH);
+  // Asked here so a session that was running when it was deployed records it before the check.
+  patched(CHANGED_ATTRIBUTES_PATCH);
 }
