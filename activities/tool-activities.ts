@@ -7,7 +7,11 @@ import { withHeartbeat } from "./activity-heartbeat.ts";
 import { pluginToolDefinitions } from "./plugin-tool-definitions.ts";
 import { runPureTool } from "./pure-tool-activity.ts";
 import { toolInputFailure, unknownToolFailure } from "./tool-failures.ts";
-import type { ToolAvailability } from "./tool-availability.ts";
+import {
+  sameAvailability,
+  type ToolAvailability,
+  type ToolAvailabilityInput,
+} from "./tool-availability.ts";
 import type { RunToolInput, ToolActivities, ToolOutput } from "./tool-types.ts";
 
 export interface ToolActivityDeps {
@@ -41,8 +45,11 @@ export function createToolActivities(deps: ToolActivityDeps): ToolActivities {
       }
     },
     runPureTool,
-    checkToolAvailability: ({ tools, describePlugins }) =>
-      checkAvailability(registry, services, tools, describePlugins === true),
+    // The cast states what the branch shows: `unchanged` only ever answers a `known` answer.
+    checkToolAvailability: (async ({ tools, describePlugins, known }: ToolAvailabilityInput) => {
+      const answer = await checkAvailability(registry, services, tools, describePlugins === true);
+      return known !== undefined && sameAvailability(answer, known) ? { unchanged: true } : answer;
+    }) as ToolActivities["checkToolAvailability"],
   };
 }
 

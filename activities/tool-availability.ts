@@ -6,6 +6,13 @@ export interface ToolAvailabilityInput {
    * patch); without it, MCP tools are reported unavailable (the session could not offer them).
    */
   describePlugins?: boolean;
+  /**
+   * The answer this session recorded last (the workflow remembers it): when the answer is the
+   * same, the activity says so instead of repeating it. A local activity's input is not recorded
+   * in history and its result is, so a turn on an unchanged worker records a few bytes, not every
+   * reason and plug-in schema again.
+   */
+  known?: ToolAvailability;
 }
 
 /**
@@ -33,4 +40,21 @@ export interface ToolAvailability {
    * run now), in the agent's order; asked for with `describePlugins`.
    */
   pluginTools?: PluginToolDefinition[];
+}
+
+/** The answer when it equals the `known` one the workflow sent. */
+export interface UnchangedAvailability {
+  unchanged: true;
+}
+
+export type ToolAvailabilityAnswer = ToolAvailability | UnchangedAvailability;
+
+/** A check that sends no `known` answer always gets the full one. */
+export type AvailabilityFor<I extends ToolAvailabilityInput> = "known" extends keyof I
+  ? ToolAvailabilityAnswer
+  : ToolAvailability;
+
+/** Whether an answer repeats `known`: both as JSON, the form in which the workflow holds it. */
+export function sameAvailability(answer: ToolAvailability, known: ToolAvailability): boolean {
+  return JSON.stringify(answer) === JSON.stringify(known);
 }

@@ -1,7 +1,7 @@
 // Types only: workflow code imports this file with `import type`.
 import type { PureToolRun } from "../src/session/pure-tool-run.ts";
 import type { BuiltinToolOutput } from "../src/tools/index.ts";
-import type { ToolAvailability, ToolAvailabilityInput } from "./tool-availability.ts";
+import type { AvailabilityFor, ToolAvailabilityInput } from "./tool-availability.ts";
 
 export interface RunToolInput {
   /** Tool name as the model called it. */
@@ -29,7 +29,7 @@ export interface ToolActivities {
   /** Local activity: a pure tool's call, answered with the call it answers (see PURE_TOOL_ACTIVITY). */
   runPureTool: (args: PureToolInput) => Promise<PureToolRun>;
   /** Local activity at each turn's start: which of the agent's tools this worker cannot run. */
-  checkToolAvailability: (args: ToolAvailabilityInput) => Promise<ToolAvailability>;
+  checkToolAvailability: <I extends ToolAvailabilityInput>(args: I) => Promise<AvailabilityFor<I>>;
 }
 
 /** The `ApplicationFailure.type` values `runTool` throws (defined with the tools). */

@@ -1,5 +1,10 @@
 import { isCancellation, patched, proxyLocalActivities } from "@temporalio/workflow";
-import type { PluginToolDefinition } from "../activities/tool-availability.ts";
+import type {
+  PluginToolDefinition,
+  ToolAvailability,
+  ToolAvailabilityAnswer,
+  ToolAvailabilityInput,
+} from "../activities/tool-availability.ts";
 import type { ToolActivities } from "../activities/tool-types.ts";
 import { askTurnStartPatches } from "./turn-start-patches.ts";
 
@@ -21,21 +26,54 @@ export interface ReportedTools {
 }
 
 /**
+ * Each session's last full answer (keyed by the session's state object, which lives as long as
+ * its run). Workflow state: replay rebuilds it from the recorded answers, so an `unchanged` answer
+ * resolves to the same availability live and on replay. A new run starts without one and records
+ * a full answer at its first turn, so every run's history reads on its own.
+ */
+const lastAnswers = new WeakMap<object, ToolAvailability>();
+
+/** The full answer an `unchanged` one stands for; a full one becomes the one to compare with. */
+function resolved(
+  owner: object,
+  answer: ToolAvailabilityAnswer,
+  known: ToolAvailability | undefined,
+): ToolAvailability {
+  if (!("unchanged" in answer)) {
+    lastAnswers.set(owner, answer);
+    return answer;
+  }
+  if (known === undefined) {
+    throw new Error("the tool availability check answered `unchanged` to a turn that sent none");
+  }
+  return known;
+}
+
+/**
  * The agent tools the worker running this turn cannot run (name → reason) and the plug-in tools
- * it has, or undefined when unknown (a history from before the check, or a check that failed:
+ * it has (`owner`: the session's state, which remembers the last answer), or undefined when unknown (a history from before the check, or a check that failed:
  * availability then stays as last reported). A local activity: one marker event per turn, and
  * its answer is in history, so replay sees the same decision even on a worker configured
  * differently.
  */
-export async function reportedTools(tools: readonly string[]): Promise<ReportedTools | undefined> {
+export async function reportedTools(
+  owner: object,
+  tools: readonly string[],
+): Promise<ReportedTools | undefined> {
   if (!patched(AVAILABILITY_PATCH)) return undefined;
   const describePlugins = patched(PLUGIN_TOOLS_PATCH);
   askTurnStartPatches();
   try {
-    const answer = await checkToolAvailability({
-      tools: [...tools],
-      ...(describePlugins ? { describePlugins } : {}),
-    });
+    const known = lastAnswers.get(owner);
+    const answer = resolved(
+      owner,
+      await checkToolAvailability<ToolAvailabilityInput>({
+        tools: [...tools],
+        ...(describePlugins ? { describePlugins } : {}),
+        ...(known === undefined ? {} : { known }),
+      }),
+      known,
+    );
     return {
       unavailable: answer.unavailable,
       pluginTools: describePlugins ? (answer.pluginTools ?? []) : undefined,

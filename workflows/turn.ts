@@ -3,6 +3,7 @@ import { CancellationScope } from "@temporalio/workflow";
 import type { OrchestrationEvent, OrchestrationState } from "../src/orchestration/index.ts";
 import { modelIdOrError } from "../src/llm/model-id.ts";
 import type { SessionMessage, TurnResult } from "../src/session/session-types.ts";
+import { turnStateOf } from "../src/session/turn-state.ts";
 import { compactHistory } from "./history-compaction.ts";
 import { answerSteered } from "./arrival-policy.ts";
 import { recordAnswer } from "./message-intake.ts";
@@ -74,7 +75,7 @@ export async function runNextTurn(session: Session): Promise<TurnResult | undefi
   state.status = "running";
   state.turnNotes = [];
   // Before the step is chosen: a step needing a tool this worker cannot run is not entered.
-  const reported = await reportedTools(template.tools);
+  const reported = await reportedTools(state, template.tools);
   if (reported?.pluginTools !== undefined) session.usePluginTools(reported.pluginTools);
   const availability =
     reported === undefined
@@ -122,7 +123,7 @@ export async function runNextTurn(session: Session): Promise<TurnResult | undefi
     toolCalls: context.toolCalls,
     ...(outcome.error === undefined ? {} : { error: outcome.error }),
     ...(cancelReason === undefined ? {} : { cancelled: true as const }),
-    state: session.view(),
+    state: turnStateOf(session.view()),
   };
   recordAnswer(state, result);
   answerSteered(session, active.steered, result);

@@ -99,6 +99,8 @@ export function readSessionRecording(
   const models = new Map<string, Extract<TurnStep, { type: "model_call" }>>();
   const tools = new Map<string, string>();
   const byMessage = new Map<string, RecordedTurn>();
+  // A check answered `unchanged` repeats the run's last full answer (each run records one first).
+  let lastAvailability: RecordedAvailability | undefined;
 
   const startTurn = (availability?: RecordedAvailability): RecordedTurn | undefined => {
     const message = intake.next();
@@ -112,6 +114,7 @@ export function readSessionRecording(
   };
 
   for (const history of runs) {
+    lastAvailability = undefined;
     for (const event of history.events ?? []) {
       switch (event.eventType) {
         case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
@@ -192,16 +195,18 @@ export function readSessionRecording(
           if (!isRecord(data) || data["activity_type"] !== "checkToolAvailability") break;
           // One check per turn, before its first model call: it marks the turn's start.
           const answer = decode(marker.details?.["result"]);
-          current = startTurn(
-            isRecord(answer) && isRecord(answer["unavailable"])
-              ? {
-                  unavailable: answer["unavailable"] as Record<string, string>,
-                  pluginTools: Array.isArray(answer["pluginTools"])
-                    ? (answer["pluginTools"] as RecordedAvailability["pluginTools"])
-                    : undefined,
-                }
-              : undefined,
-          );
+          const answered = isRecord(answer) && isRecord(answer["unavailable"]);
+          if (answered) {
+            lastAvailability = {
+              unavailable: answer["unavailable"] as Record<string, string>,
+              pluginTools: Array.isArray(answer["pluginTools"])
+                ? (answer["pluginTools"] as RecordedAvailability["pluginTools"])
+                : undefined,
+            };
+          }
+          // A failed check (no answer) leaves the last one for the next `unchanged` to repeat.
+          const unchanged = isRecord(answer) && answer["unchanged"] === true;
+          current = startTurn(unchanged || answered ? lastAvailability : undefined);
           break;
         }
         case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
