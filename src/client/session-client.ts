@@ -36,6 +36,7 @@ import {
   workflowIdFor,
   DEFAULT_TENANT,
   SESSION_WORKFLOW_TYPE,
+  STATE_ONLY_FIELDS,
   type CancelTurnRequest,
   type CancelTurnResult,
   type LoggedEvent,
@@ -374,6 +375,27 @@ export class SessionClient {
 
   async state(sessionId: string): Promise<SessionView> {
     return this.handle(sessionId).query(stateQuery);
+  }
+
+  /**
+   * A turn's result with the session-wide facts its reply leaves to the `state` query
+   * (`STATE_ONLY_FIELDS`: unavailable tools, template version, summarized turns) filled in, for a
+   * caller that shows the whole state. The reply's own fields win (they are the state as the turn
+   * ended). A query that fails leaves the result as it came: the answer is never lost to it.
+   */
+  async withSessionFacts(sessionId: string, result: TurnResult): Promise<TurnResult> {
+    let view: SessionView;
+    try {
+      view = await this.state(sessionId);
+    } catch {
+      return result;
+    }
+    const facts = Object.fromEntries(
+      STATE_ONLY_FIELDS.flatMap((field) =>
+        view[field] === undefined ? [] : [[field, view[field]]],
+      ),
+    ) as Partial<SessionView>;
+    return { ...result, state: { ...facts, ...result.state } };
   }
 
   async history(sessionId: string): Promise<SessionMessage[]> {

@@ -7,4 +7,5 @@ export * from "./search-attributes.ts";
 export * from "./session-types.ts";
 export * from "./stream-topics.ts";
 export * from "./tenants.ts";
+export * from "./turn-state.ts";
 export * from "./pure-tool-run.ts";

@@ -115,6 +115,10 @@ export interface TurnResult {
    * "steer"`): the message id whose turn it joined; turn, text and tool calls are that turn's.
    */
   joinedTurnOf?: string;
+  /**
+   * The session as the turn ended, without `unavailableTools` (`STATE_ONLY_FIELDS`: the `state`
+   * query and `SessionClient.withSessionFacts` have it).
+   */
   state: SessionView;
 }
 

@@ -160,7 +160,8 @@ describe("a session whose worker gets a search provider", () => {
       "m1",
     );
     assert.deepEqual(first.toolCalls, []);
-    assert.deepEqual(Object.keys(first.state.unavailableTools ?? {}), ["search"]);
+    const afterFirst = await env.sessions.state(sessionId);
+    assert.deepEqual(Object.keys(afterFirst.unavailableTools ?? {}), ["search"]);
     await offline.stop();
 
     await env.startWorker({ searchProvider: createSearxngProvider({ baseUrl: search.url }) });
@@ -174,7 +175,7 @@ describe("a session whose worker gets a search provider", () => {
         ["reflect", "ok"],
       ],
     );
-    assert.equal(second.state.unavailableTools, undefined);
+    assert.equal((await env.sessions.state(sessionId)).unavailableTools, undefined);
     const events = await orchestrationEvents(env, sessionId);
     assert.ok(events.some((event) => event.type === "tool_available" && event.tool === "search"));
     assert.ok(

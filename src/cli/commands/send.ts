@@ -73,7 +73,7 @@ export const sendCommand: Command = {
     const messageId = args["message-id"] ?? randomUUID();
     const result = await withSessions(context, async (connected) => {
       await warnIfNoWorker(connected, context);
-      return onSession(
+      const sent = await onSession(
         args.session,
         connected,
         () =>
@@ -86,6 +86,8 @@ export const sendCommand: Command = {
               ),
         "pass --agent ID to start it",
       );
+      // The JSON shows the whole state: the reply leaves session-wide facts to the state query.
+      return args.json ? connected.sessions.withSessionFacts(args.session, sent) : sent;
     });
     if (args.json) writeJson(context.stdout, result);
     else writeLine(context.stdout, result.text);
