@@ -32,4 +32,20 @@ describe("checkToolAvailability (the worker's report at each turn's start)", () 
     const { unavailable } = await activities.checkToolAvailability({ tools: ["think", "search"] });
     assert.deepEqual(unavailable, {});
   });
+
+  it("answers unchanged to a check that sends the same answer, and in full when the worker's answer differs", async () => {
+    const activities = createToolActivities({ summarizeModel });
+    const known = await activities.checkToolAvailability({ tools, describePlugins: true });
+    assert.deepEqual(
+      await activities.checkToolAvailability({ tools, describePlugins: true, known }),
+      { unchanged: true },
+    );
+    const withSearch = createToolActivities({
+      summarizeModel,
+      searchProvider: createSearxngProvider({ baseUrl: "http://127.0.0.1:9" }),
+    });
+    const changed = await withSearch.checkToolAvailability({ tools, describePlugins: true, known });
+    assert.ok(!("unchanged" in changed));
+    assert.deepEqual(Object.keys(changed.unavailable), ["weather"]);
+  });
 });
