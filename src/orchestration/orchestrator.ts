@@ -2,7 +2,7 @@ import { compileTemplate, type CompiledTemplate } from "./compiled-template.ts";
 import type { OrchestrationEvent } from "./events.ts";
 import { firedResetTrigger } from "./reset-triggers.ts";
 import { heldConditions } from "./step-evidence.ts";
-import { advance, enterStep, selectStep, type Decision } from "./step-selection.ts";
+import { advanceInPlace, enterStep, selectStep, type Decision } from "./step-selection.ts";
 import {
   emptyState,
   withoutCompletion,
@@ -180,7 +180,9 @@ function onToolUsed(
       ],
     };
   }
-  let next = recordTool(compiled, clearToolFailures(state, toolName), toolName);
+  // `next` is a new object that no caller holds until this decision returns it: the sequence
+  // fields are set on it in place instead of copying the state once per change.
+  const next = recordTool(compiled, clearToolFailures(state, toolName), toolName);
   const events: OrchestrationEvent[] = [
     { type: "tool_recorded", tool: toolName, toolCount: next.toolCount },
   ];
@@ -196,11 +198,11 @@ function onToolUsed(
         fromIndex: next.sequenceIndex,
         trigger,
       });
-      next = { ...next, sequenceIndex: 0 };
+      next.sequenceIndex = 0;
     }
     const expected = expectedTools(compiled, next) ?? [];
     if (expected.includes(toolName)) {
-      next = advance(next, active, toolName, events);
+      advanceInPlace(next, active, toolName, events);
     } else {
       events.push({ type: "tool_outside_sequence", step: active.name, tool: toolName, expected });
     }
@@ -209,8 +211,8 @@ function onToolUsed(
   }
 
   const selected = selectStep(compiled, next, event);
-  if (selected.events.length === 0) return { state: selected.state, events };
-  return { state: selected.state, events: [...events, ...selected.events] };
+  for (const entered of selected.events) events.push(entered);
+  return { state: selected.state, events };
 }
 
 function toolChoice(compiled: CompiledTemplate, state: OrchestrationState): ToolChoice {
