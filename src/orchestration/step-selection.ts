@@ -51,16 +51,20 @@ export function enterStep(
   conditions: string[],
   event: NewEvent | undefined,
 ): Decision {
-  const pastCompletions = completionsWithout(state.pastCompletions, step.name);
-  if (
+  const leavingCompleted =
     state.activeStep !== undefined &&
     state.completedAt !== undefined &&
-    state.activeStep !== step.name
-  ) {
-    setOwnEntry(pastCompletions, state.activeStep, {
-      toolCount: state.completedAt,
-      turn: state.completedAtTurn ?? state.turn,
-    });
+    state.activeStep !== step.name;
+  // Unchanged marks are shared with the state before, as a spread shares every nested object:
+  // no decision changes a state's marks once it has returned the state.
+  let pastCompletions = state.pastCompletions;
+  if (leavingCompleted || Object.hasOwn(pastCompletions, step.name)) {
+    pastCompletions = completionsWithout(pastCompletions, step.name);
+    if (leavingCompleted)
+      setOwnEntry(pastCompletions, state.activeStep as string, {
+        toolCount: state.completedAt as number,
+        turn: state.completedAtTurn ?? state.turn,
+      });
   }
   // One copy, then fields set on it: the keys and their order of
   // `{ ...withoutCompletion(state), activeStep, sequenceIndex: 0, pastCompletions }`.
@@ -91,19 +95,10 @@ export function enterStep(
   return { state: next, events };
 }
 
-/** Moves the active sequence one position forward with the accepted tool. */
-export function advance(
-  state: OrchestrationState,
-  step: Step,
-  tool: string,
-  events: OrchestrationEvent[],
-): OrchestrationState {
-  return advanceInPlace({ ...state }, step, tool, events);
-}
-
 /**
- * `advance` on a state this decision made itself and has not returned yet (see
- * `completeSequenceInPlace`): no caller can hold it, so it is changed rather than copied again.
+ * Moves the active sequence one position forward with the accepted tool, on a state this decision
+ * made itself and has not returned yet (see `completeSequenceInPlace`): no caller can hold it, so
+ * it is changed rather than copied again.
  */
 export function advanceInPlace(
   own: OrchestrationState,
