@@ -9,7 +9,7 @@ import {
   type OrchestrationState,
   type ReportedTokenUsage,
 } from "./state.ts";
-import type { AgentTemplate } from "./template-schema.ts";
+import type { AgentTemplate, Step } from "./template-schema.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 import { approvalFor, type ApprovalNeed } from "./tool-approval.ts";
 import { checkOfferedCall, offeredTools } from "./tool-offers.ts";
@@ -166,6 +166,16 @@ function recordTool(
   return { ...state, recentlyUsedTools: tools, toolCount: state.toolCount + 1 };
 }
 
+/**
+ * `expectedTools` for the active step already looked up: the decision path asks up to three
+ * times, and the step does not change in between.
+ */
+function expectedOf(active: Step, state: OrchestrationState): string[] | undefined {
+  const sequence = active.sequence;
+  if (sequence === undefined || state.completedAt !== undefined) return undefined;
+  return sequence[state.sequenceIndex];
+}
+
 function onToolUsed(
   compiled: CompiledTemplate,
   state: OrchestrationState,
@@ -189,7 +199,7 @@ function onToolUsed(
   const event = { kind: "tool", tool: toolName } as const;
   const active = activeStepOf(compiled, next);
 
-  if (active !== undefined && inProgress(compiled, next)) {
+  if (active !== undefined && expectedOf(active, next) !== undefined) {
     const trigger = firedResetTrigger(active, next, event);
     if (trigger !== undefined) {
       events.push({
@@ -200,14 +210,14 @@ function onToolUsed(
       });
       next.sequenceIndex = 0;
     }
-    const expected = expectedTools(compiled, next) ?? [];
+    const expected = expectedOf(active, next) ?? [];
     if (expected.includes(toolName)) {
       advanceInPlace(next, active, toolName, events);
     } else {
       events.push({ type: "tool_outside_sequence", step: active.name, tool: toolName, expected });
     }
     // Rule 1: the step keeps control until its sequence completes.
-    if (inProgress(compiled, next)) return { state: next, events };
+    if (expectedOf(active, next) !== undefined) return { state: next, events };
   }
 
   const selected = selectStep(compiled, next, event);
