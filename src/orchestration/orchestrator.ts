@@ -2,14 +2,14 @@ import { compileTemplate, type CompiledTemplate } from "./compiled-template.ts";
 import type { OrchestrationEvent } from "./events.ts";
 import { firedResetTrigger } from "./reset-triggers.ts";
 import { heldConditions } from "./step-evidence.ts";
-import { advance, enterStep, selectStep, type Decision } from "./step-selection.ts";
+import { advanceInPlace, enterStep, selectStep, type Decision } from "./step-selection.ts";
 import {
   emptyState,
   withoutCompletion,
   type OrchestrationState,
   type ReportedTokenUsage,
 } from "./state.ts";
-import type { AgentTemplate } from "./template-schema.ts";
+import type { AgentTemplate, Step } from "./template-schema.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
 import { approvalFor, type ApprovalNeed } from "./tool-approval.ts";
 import { checkOfferedCall, offeredTools } from "./tool-offers.ts";
@@ -166,6 +166,16 @@ function recordTool(
   return { ...state, recentlyUsedTools: tools, toolCount: state.toolCount + 1 };
 }
 
+/**
+ * `expectedTools` for the active step already looked up: the decision path asks up to three
+ * times, and the step does not change in between.
+ */
+function expectedOf(active: Step, state: OrchestrationState): string[] | undefined {
+  const sequence = active.sequence;
+  if (sequence === undefined || state.completedAt !== undefined) return undefined;
+  return sequence[state.sequenceIndex];
+}
+
 function onToolUsed(
   compiled: CompiledTemplate,
   state: OrchestrationState,
@@ -180,14 +190,16 @@ function onToolUsed(
       ],
     };
   }
-  let next = recordTool(compiled, clearToolFailures(state, toolName), toolName);
+  // `next` is a new object that no caller holds until this decision returns it: the sequence
+  // fields are set on it in place instead of copying the state once per change.
+  const next = recordTool(compiled, clearToolFailures(state, toolName), toolName);
   const events: OrchestrationEvent[] = [
     { type: "tool_recorded", tool: toolName, toolCount: next.toolCount },
   ];
   const event = { kind: "tool", tool: toolName } as const;
   const active = activeStepOf(compiled, next);
 
-  if (active !== undefined && inProgress(compiled, next)) {
+  if (active !== undefined && expectedOf(active, next) !== undefined) {
     const trigger = firedResetTrigger(active, next, event);
     if (trigger !== undefined) {
       events.push({
@@ -196,21 +208,21 @@ function onToolUsed(
         fromIndex: next.sequenceIndex,
         trigger,
       });
-      next = { ...next, sequenceIndex: 0 };
+      next.sequenceIndex = 0;
     }
-    const expected = expectedTools(compiled, next) ?? [];
+    const expected = expectedOf(active, next) ?? [];
     if (expected.includes(toolName)) {
-      next = advance(next, active, toolName, events);
+      advanceInPlace(next, active, toolName, events);
     } else {
       events.push({ type: "tool_outside_sequence", step: active.name, tool: toolName, expected });
     }
     // Rule 1: the step keeps control until its sequence completes.
-    if (inProgress(compiled, next)) return { state: next, events };
+    if (expectedOf(active, next) !== undefined) return { state: next, events };
   }
 
   const selected = selectStep(compiled, next, event);
-  if (selected.events.length === 0) return { state: selected.state, events };
-  return { state: selected.state, events: [...events, ...selected.events] };
+  for (const entered of selected.events) events.push(entered);
+  return { state: selected.state, events };
 }
 
 function toolChoice(compiled: CompiledTemplate, state: OrchestrationState): ToolChoice {

@@ -80,6 +80,23 @@ export function withoutCompletion(state: OrchestrationState): OrchestrationState
 }
 
 /**
+ * A new state, the active step's completion left out: `{ ...withoutCompletion(state) }` in one
+ * copy, for a decision to set fields on before it returns it. Without the rest pattern, which V8
+ * runs in its runtime, several times slower than a spread.
+ */
+export function copyWithoutCompletion(state: OrchestrationState): OrchestrationState {
+  if (!Object.hasOwn(state, "completedAt") && !Object.hasOwn(state, "completedAtTurn"))
+    return { ...state };
+  const copy: Record<string, unknown> = {};
+  for (const key in state) {
+    if (key === "completedAt" || key === "completedAtTurn" || !Object.hasOwn(state, key)) continue;
+    // As the spread would: a state parsed from JSON may carry any key, "__proto__" included.
+    setOwnEntry(copy, key, (state as Record<string, unknown>)[key]);
+  }
+  return copy as OrchestrationState;
+}
+
+/**
  * A copy of the completion marks without `step`'s, keys in the same order. A loop, not
  * `const { [step]: _, ...rest }`: V8 runs that rest pattern in its runtime, several times slower,
  * and a step is entered on about one tool event in four.

@@ -5,7 +5,7 @@ import type { NewEvent } from "./reset-triggers.ts";
 import { decidingCandidate } from "./step-candidates.ts";
 import { candidateSteps } from "./step-evidence.ts";
 import { entryBlock, someToolWithheld } from "./tool-availability.ts";
-import { completionsWithout, withoutCompletion, type OrchestrationState } from "./state.ts";
+import { completionsWithout, copyWithoutCompletion, type OrchestrationState } from "./state.ts";
 import type { Step } from "./template-schema.ts";
 import { activeStepOf } from "./tool-policy.ts";
 import { setOwnEntry } from "./own-entries.ts";
@@ -23,12 +23,20 @@ export const noEvents = Object.freeze([]) as unknown as OrchestrationEvent[];
 
 /** Marks the active step's sequence complete at the current event. */
 export function completeSequence(state: OrchestrationState, step: Step): OrchestrationState {
-  return {
-    ...state,
-    sequenceIndex: step.sequence?.length ?? 0,
-    completedAt: state.toolCount,
-    completedAtTurn: state.turn,
-  };
+  return completeSequenceInPlace({ ...state }, step);
+}
+
+/**
+ * `completeSequence` on a state this decision made itself and has not returned yet: the fields are
+ * set on it rather than on one more copy. Same keys in the same order as the spread
+ * `{ ...state, sequenceIndex, completedAt, completedAtTurn }`: a key the state has keeps its place,
+ * a new one goes last.
+ */
+function completeSequenceInPlace(own: OrchestrationState, step: Step): OrchestrationState {
+  own.sequenceIndex = step.sequence?.length ?? 0;
+  own.completedAt = own.toolCount;
+  own.completedAtTurn = own.turn;
+  return own;
 }
 
 /**
@@ -43,23 +51,27 @@ export function enterStep(
   conditions: string[],
   event: NewEvent | undefined,
 ): Decision {
-  const pastCompletions = completionsWithout(state.pastCompletions, step.name);
-  if (
+  const leavingCompleted =
     state.activeStep !== undefined &&
     state.completedAt !== undefined &&
-    state.activeStep !== step.name
-  ) {
-    setOwnEntry(pastCompletions, state.activeStep, {
-      toolCount: state.completedAt,
-      turn: state.completedAtTurn ?? state.turn,
-    });
+    state.activeStep !== step.name;
+  // Unchanged marks are shared with the state before, as a spread shares every nested object:
+  // no decision changes a state's marks once it has returned the state.
+  let pastCompletions = state.pastCompletions;
+  if (leavingCompleted || Object.hasOwn(pastCompletions, step.name)) {
+    pastCompletions = completionsWithout(pastCompletions, step.name);
+    if (leavingCompleted)
+      setOwnEntry(pastCompletions, state.activeStep as string, {
+        toolCount: state.completedAt as number,
+        turn: state.completedAtTurn ?? state.turn,
+      });
   }
-  let next: OrchestrationState = {
-    ...withoutCompletion(state),
-    activeStep: step.name,
-    sequenceIndex: 0,
-    pastCompletions,
-  };
+  // One copy, then fields set on it: the keys and their order of
+  // `{ ...withoutCompletion(state), activeStep, sequenceIndex: 0, pastCompletions }`.
+  const next = copyWithoutCompletion(state);
+  next.activeStep = step.name;
+  next.sequenceIndex = 0;
+  next.pastCompletions = pastCompletions;
   const from = state.activeStep;
   const events: OrchestrationEvent[] = [
     from === undefined
@@ -71,27 +83,31 @@ export function enterStep(
   const bySequenceMatch =
     reason === "conditions" && (step.conditions ?? []).some((c) => c.type === "sequence_match");
   if (bySequenceMatch) {
-    next = completeSequence(next, step);
+    completeSequenceInPlace(next, step);
     events.push({ type: "sequence_completed", step: step.name });
   } else if (
     reason === "conditions" &&
     event?.kind === "tool" &&
     sequence[0]?.includes(event.tool) === true
   ) {
-    next = advance(next, step, event.tool, events);
+    advanceInPlace(next, step, event.tool, events);
   }
   return { state: next, events };
 }
 
-/** Moves the active sequence one position forward with the accepted tool. */
-export function advance(
-  state: OrchestrationState,
+/**
+ * Moves the active sequence one position forward with the accepted tool, on a state this decision
+ * made itself and has not returned yet (see `completeSequenceInPlace`): no caller can hold it, so
+ * it is changed rather than copied again.
+ */
+export function advanceInPlace(
+  own: OrchestrationState,
   step: Step,
   tool: string,
   events: OrchestrationEvent[],
 ): OrchestrationState {
   const length = step.sequence?.length ?? 0;
-  const index = state.sequenceIndex + 1;
+  const index = own.sequenceIndex + 1;
   events.push({
     type: "sequence_advanced",
     step: step.name,
@@ -100,9 +116,12 @@ export function advance(
     length,
     next: step.sequence?.[index] ?? [],
   });
-  if (index < length) return { ...state, sequenceIndex: index };
+  if (index < length) {
+    own.sequenceIndex = index;
+    return own;
+  }
   events.push({ type: "sequence_completed", step: step.name, tool });
-  return completeSequence(state, step);
+  return completeSequenceInPlace(own, step);
 }
 
 /**

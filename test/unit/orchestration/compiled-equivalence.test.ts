@@ -254,6 +254,28 @@ function observe(
   };
 }
 
+/**
+ * The state as it is serialised (queries, continue-as-new, recorded histories): the same JSON
+ * text, key order included, not only an equal object.
+ */
+function assertSameJson(actual: unknown, expected: unknown, at: string): void {
+  assert.equal(JSON.stringify(actual), JSON.stringify(expected), `${at}: serialised state`);
+}
+
+/** States a caller kept, with their JSON when returned: later decisions must not change them. */
+class KeptStates {
+  readonly #kept: { state: OrchestrationState; json: string; at: string }[] = [];
+
+  keep(state: OrchestrationState, at: string): void {
+    this.#kept.push({ state, json: JSON.stringify(state), at });
+  }
+
+  assertUnchanged(now: string): void {
+    for (const { state, json, at } of this.#kept)
+      assert.equal(JSON.stringify(state), json, `the state returned at ${at} changed by ${now}`);
+  }
+}
+
 function runCase(random: Random, template: AgentTemplate, where: string): number {
   const compiled = createOrchestrator(template, toolCatalogueEntries);
   const reference = createReferenceOrchestrator(template, toolCatalogueEntries);
@@ -261,6 +283,9 @@ function runCase(random: Random, template: AgentTemplate, where: string): number
   let state = reference.initialState();
   let ours = compiled.initialState();
   assert.deepStrictEqual(ours, state, `${where}: initial state`);
+  assertSameJson(ours, state, `${where}: initial state`);
+  const kept = new KeptStates();
+  kept.keep(ours, `${where}: initial state`);
   for (let index = 0; index < EVENTS_PER_CASE; index++) {
     const at = `${where}, event ${index}`;
     assert.deepStrictEqual(observe(compiled, ours, tools), observe(reference, state, tools), at);
@@ -272,9 +297,12 @@ function runCase(random: Random, template: AgentTemplate, where: string): number
     const actual = apply(compiled, input, event) as { state: OrchestrationState };
     assert.deepStrictEqual(actual, expected, `${at}: ${JSON.stringify(event)}`);
     assert.equal(JSON.stringify(input), before, `${at}: the input state was mutated`);
+    assertSameJson(actual.state, expected.state, at);
+    kept.keep(actual.state, at);
     state = expected.state;
     ours = actual.state;
   }
+  kept.assertUnchanged(`the end of ${where}`);
   return EVENTS_PER_CASE;
 }
 
@@ -300,12 +328,16 @@ describe("compiled orchestrator", () => {
     const stream = toolCatalogue.map((tool) => tool.name);
     let state = reference.initialState();
     let ours = compiled.initialState();
+    const kept = new KeptStates();
     for (let decision = 0; decision < 20_000; decision++) {
+      // A caller may hold any returned state: every 100th is kept and checked at the end.
+      if (decision % 100 === 0) kept.keep(ours, `decision ${decision}`);
       if (decision % 25 === 0) {
         const text = `please mode${decision % 19} topic${decision % 19}`;
         const expected = reference.onUserMessage(state, text);
         const actual = compiled.onUserMessage(ours, text);
         assert.deepStrictEqual(actual, expected, `message before decision ${decision}`);
+        assertSameJson(actual.state, expected.state, `message before decision ${decision}`);
         ({ state } = expected);
         ours = actual.state;
       }
@@ -318,8 +350,10 @@ describe("compiled orchestrator", () => {
       const expected = reference.onToolUsed(state, name);
       const actual = compiled.onToolUsed(ours, name);
       assert.deepStrictEqual(actual, expected, `decision ${decision}: ${name}`);
+      assertSameJson(actual.state, expected.state, `decision ${decision}: ${name}`);
       ({ state } = expected);
       ours = actual.state;
     }
+    kept.assertUnchanged("decision 20,000");
   });
 });
