@@ -150,26 +150,46 @@ function checkToolResults(messages: readonly LanguageModelV4Message[]): void {
   if (open.size > 0) throw new MissingToolResultsError({ toolCallIds: [...open] });
 }
 
-/** The tools offered this step, in the tool set's order, as function tools with JSON schemas. */
-export async function functionTools(
+/**
+ * The tools offered this step, in the tool set's order, as function tools with JSON schemas.
+ * Synchronous when every schema's JSON form is at hand (the prepared schemas keep it): no
+ * promise per tool per step.
+ */
+export function functionTools(
   tools: ToolSet,
-): Promise<LanguageModelV4FunctionTool[] | undefined> {
+): LanguageModelV4FunctionTool[] | undefined | Promise<LanguageModelV4FunctionTool[] | undefined> {
   const entries = Object.entries(tools);
   if (entries.length === 0) return undefined;
   const result: LanguageModelV4FunctionTool[] = [];
+  const pending: Promise<void>[] = [];
   for (const [name, tool] of entries) {
     const { description } = tool;
     if (typeof description === "function") {
       throw new Error(`tool ${name} describes itself with a function; give it a string`);
     }
-    result.push({
+    const definition: LanguageModelV4FunctionTool = {
       type: "function",
       name,
-      inputSchema: await asSchema(tool.inputSchema).jsonSchema,
+      inputSchema: {},
       ...(description === undefined ? {} : { description }),
-    });
+    };
+    const schema = asSchema(tool.inputSchema).jsonSchema;
+    if (isThenable(schema)) {
+      pending.push(
+        Promise.resolve(schema).then((resolved) => {
+          definition.inputSchema = resolved;
+        }),
+      );
+    } else {
+      definition.inputSchema = schema;
+    }
+    result.push(definition);
   }
-  return result;
+  return pending.length === 0 ? result : Promise.all(pending).then(() => result);
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === "function";
 }
 
 /** What the orchestrator decides about tool choice, in the provider's terms. */

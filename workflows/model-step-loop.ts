@@ -93,6 +93,7 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsR
     const plan = input.prepareStep(stepNumber);
     const offered = offeredTools(input.tools, plan.activeTools);
     const toolChoice = languageModelToolChoice(plan.toolChoice);
+    const definitions = functionTools(offered);
     const options: LanguageModelV4CallOptions = {
       maxOutputTokens: input.maxOutputTokens,
       temperature: input.temperature,
@@ -103,7 +104,7 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsR
       stopSequences: undefined,
       seed: undefined,
       reasoning: undefined,
-      tools: await functionTools(offered),
+      tools: definitions instanceof Promise ? await definitions : definitions,
       toolChoice,
       responseFormat: undefined,
       prompt: languageModelPrompt(plan.instructions, conversation),
