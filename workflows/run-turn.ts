@@ -1,3 +1,4 @@
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { generateText, isStepCount, type ModelMessage } from "ai";
 import { TemporalProvider } from "@temporalio/ai-sdk/workflow";
 import {
@@ -16,6 +17,12 @@ import {
 import { steeringForTurn } from "./arrival-policy.ts";
 import { instructionsFor } from "./instructions.ts";
 import { buildToolSet } from "./session-tools.ts";
+import {
+  runModelSteps,
+  type FinishedStep,
+  type RejectedToolCall,
+  type StepPlan,
+} from "./model-step-loop.ts";
 import { StreamingActivityModel } from "./streaming-model.ts";
 import type { LivePart } from "../src/session/live-parts.ts";
 import { withPreparedSchemas } from "./tool-schemas.ts";
@@ -36,7 +43,12 @@ export const STREAMING_PATCH = "stream-model-calls";
  * A model for one step: its activity streams parts to live subscribers and carries a summary
  * the Web UI shows ("model step 2 · EvaluationMode").
  */
-function modelForStep(context: TurnContext, stepNumber: number, activeStep: string | undefined) {
+function modelForStep(
+  context: TurnContext,
+  stepNumber: number,
+  activeStep: string | undefined,
+  streaming: boolean,
+): LanguageModelV4 {
   const { modelId } = context;
   const options: ActivityOptions = {
     startToCloseTimeout: MODEL_ACTIVITY_TIMEOUT,
@@ -47,7 +59,7 @@ function modelForStep(context: TurnContext, stepNumber: number, activeStep: stri
     },
     summary: `model step ${stepNumber + 1} · ${activeStep ?? "no step"}`,
   };
-  if (!patched(STREAMING_PATCH)) {
+  if (!streaming) {
     return new TemporalProvider({ languageModel: options }).languageModel(modelId);
   }
   const { stream } = context.session;
@@ -66,29 +78,34 @@ function modelForStep(context: TurnContext, stepNumber: number, activeStep: stri
 }
 
 /**
- * Tool calls the AI SDK answered with an error before any `execute` ran (input that fails the
- * tool's schema, a tool not offered): recorded like any failed call, so the turn's result and
- * events show what the model was told.
+ * Tool calls answered with an error before any `execute` ran (input that fails the tool's
+ * schema, a tool not offered): recorded like any failed call, so the turn's result and events
+ * show what the model was told.
  */
+function recordRejectedCalls(context: TurnContext, rejected: readonly RejectedToolCall[]): void {
+  for (const { toolCallId, toolName, error } of rejected) {
+    if (context.hasToolCall(toolCallId)) continue;
+    context.recordToolCall({ toolCallId, toolName, status: "error", detail: error });
+    context.emit({ type: "tool_finished", toolCallId, toolName, status: "error", detail: error });
+  }
+}
+
+/** The AI SDK's tool errors of a step, as the lean loop reports them. */
+function rejectedOf(content: readonly { type: string }[]): RejectedToolCall[] {
+  return content.flatMap((part) => {
+    if (part.type !== "tool-error") return [];
+    const { toolCallId, toolName, error } = part as ToolErrorPart;
+    return [
+      { toolCallId, toolName, error: error instanceof Error ? error.message : String(error) },
+    ];
+  });
+}
+
 interface ToolErrorPart {
   type: "tool-error";
   toolCallId: string;
   toolName: string;
   error: unknown;
-}
-
-function isToolError(part: { type: string }): part is ToolErrorPart {
-  return part.type === "tool-error";
-}
-
-function recordRejectedCalls(context: TurnContext, content: readonly { type: string }[]): void {
-  for (const part of content) {
-    if (!isToolError(part) || context.hasToolCall(part.toolCallId)) continue;
-    const { toolCallId, toolName, error } = part;
-    const detail = error instanceof Error ? error.message : String(error);
-    context.recordToolCall({ toolCallId, toolName, status: "error", detail });
-    context.emit({ type: "tool_finished", toolCallId, toolName, status: "error", detail });
-  }
 }
 
 /** The failure as the user should read it: the provider's or tool's own message. */
@@ -103,6 +120,8 @@ export function describeFailure(error: unknown): string {
  * One turn's model loop, inside the workflow: before EVERY model call the orchestrator decides
  * which tools are offered (and whether one is required); tools re-evaluate it as they run.
  * AI SDK and activity errors become the turn's error instead of failing the workflow task.
+ * A turn runs the lean step loop (`model-step-loop.ts`); under the `steer` arrival policy it
+ * runs `generateText`, whose steering hands messages that arrive mid-turn to the next step.
  */
 export async function runModelLoop(
   context: TurnContext,
@@ -119,57 +138,83 @@ export async function runModelLoop(
   let stepsEnded = 0;
   const stopRequested = (): boolean => session.state.activeTurn?.cancelReason !== undefined;
   const steering = steeringForTurn(session);
-  // An object, not a `let`: the step callback sets it, and TypeScript cannot see that.
-  const steered = { any: false };
-  try {
-    const result = await generateText({
-      ...(steering === undefined ? {} : { experimental_steering: steering }),
-      model: modelForStep(context, 0, context.state().activeStep),
-      messages,
-      tools: withPreparedSchemas(
-        buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
+  const streaming = patched(STREAMING_PATCH);
+  const tools = withPreparedSchemas(
+    buildToolSet(orchestrator, context, undefined, session.state.pluginTools),
+  );
+  const settings = {
+    ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),
+    ...(template.llm.maxTokens === undefined ? {} : { maxOutputTokens: template.llm.maxTokens }),
+  };
+  const prepareStep = (stepNumber: number): StepPlan => {
+    // A tool stopped by the cancel ends its step; no further model call starts.
+    if (stopRequested()) throw new CancelledFailure("the turn was cancelled");
+    stepsStarted += 1;
+    const state = context.state();
+    const allowed = orchestrator.allowedTools(state);
+    context.emit({
+      type: "model_step",
+      step: stepNumber + 1,
+      activeStep: state.activeStep ?? null,
+      offeredTools: allowed,
+    });
+    const choice = orchestrator.toolChoice(state);
+    return {
+      model: modelForStep(context, stepNumber, state.activeStep, streaming),
+      activeTools: allowed,
+      instructions: instructionsFor(
+        template,
+        state,
+        allowed,
+        session.state.summary,
+        session.state.turnNotes,
       ),
+      toolChoice:
+        choice.type === "tool" ? { type: "tool" as const, toolName: choice.toolName } : choice.type,
+    };
+  };
+  const onStepEnd = (step: FinishedStep): void => {
+    stepsEnded += 1;
+    session.addUsage(step.usage);
+    completed.push(...step.responseMessages);
+    recordRejectedCalls(context, step.rejected);
+  };
+  try {
+    if (steering === undefined) {
+      const result = await runModelSteps({
+        messages,
+        tools,
+        maxSteps: template.options.maxSteps,
+        ...settings,
+        prepareStep,
+        onStepEnd,
+      });
+      return { text: result.text, responseMessages: result.responseMessages };
+    }
+    // An object, not a `let`: the step callback sets it, and TypeScript cannot see that.
+    const steered = { any: false };
+    const result = await generateText({
+      experimental_steering: steering,
+      model: modelForStep(context, 0, context.state().activeStep, streaming),
+      messages,
+      tools,
       stopWhen: isStepCount(template.options.maxSteps),
       maxRetries: 0,
-      ...(template.llm.temperature === undefined ? {} : { temperature: template.llm.temperature }),
-      ...(template.llm.maxTokens === undefined ? {} : { maxOutputTokens: template.llm.maxTokens }),
+      ...settings,
       prepareStep: ({ stepNumber }) => {
-        // A tool stopped by the cancel ends its step; no further model call starts.
-        if (stopRequested()) throw new CancelledFailure("the turn was cancelled");
-        stepsStarted += 1;
-        const state = context.state();
-        const allowed = orchestrator.allowedTools(state);
-        context.emit({
-          type: "model_step",
-          step: stepNumber + 1,
-          activeStep: state.activeStep ?? null,
-          offeredTools: allowed,
-        });
-        const choice = orchestrator.toolChoice(state);
-        return {
-          model: modelForStep(context, stepNumber, state.activeStep),
-          activeTools: allowed,
-          instructions: instructionsFor(
-            template,
-            state,
-            allowed,
-            session.state.summary,
-            session.state.turnNotes,
-          ),
-          toolChoice:
-            choice.type === "tool"
-              ? { type: "tool" as const, toolName: choice.toolName }
-              : choice.type,
-        };
+        const plan = prepareStep(stepNumber);
+        return { ...plan, activeTools: [...plan.activeTools] };
       },
       onStepEnd: (step) => {
-        stepsEnded += 1;
-        session.addUsage(step.usage);
         // Messages that joined the turn sit before this step's answer, as the model saw them.
         const joined = step.experimental_steeringMessages ?? [];
         if (joined.length > 0) steered.any = true;
-        completed.push(...joined, ...step.response.messages);
-        recordRejectedCalls(context, step.content);
+        completed.push(...joined);
+        onStepEnd({
+          usage: step.usage,
+          responseMessages: step.response.messages,
+          rejected: rejectedOf(step.content),
+        });
       },
     });
     // With steering, the AI SDK's response messages leave out the messages that joined.
@@ -178,7 +223,7 @@ export async function runModelLoop(
       responseMessages: steered.any ? completed : result.responseMessages,
     };
   } catch (error) {
-    // Whatever the AI SDK made of the cancelled activity, a stop that was asked for is a stop.
+    // Whatever the model loop made of the cancelled activity, a stop that was asked for is a stop.
     if (stopRequested()) {
       const streamed = session.stream.closeModelCall();
       const text = stepsStarted > stepsEnded ? streamed : "";
