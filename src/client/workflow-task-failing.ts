@@ -26,7 +26,7 @@ export function workflowTaskFailingAdvice(sessionId: string, waitedMs: number): 
   return (
     `session "${sessionId}" cannot take requests: its workflow task has been failing for ` +
     `${Math.round(waitedMs / 1000)} s (Temporal retries it on its own; a worker overloaded, ` +
-    `restarted or hitting an error). Check the worker's log for the task's error, then send the ` +
-    `message again with the same message id: it is answered once`
+    `restarted or hitting an error). Nothing reached the session: check the worker's ` +
+    `log for the task's error, then send it again (a repeated message id is answered once)`
   );
 }
