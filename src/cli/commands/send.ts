@@ -72,7 +72,11 @@ export const sendCommand: Command = {
           ).template;
     const messageId = args["message-id"] ?? randomUUID();
     const result = await withSessions(context, async (connected) => {
-      await warnIfNoWorker(connected, context);
+      // A session that does not run (unknown or ended) is refused below in one line; warning
+      // first that its message would wait for a worker would only mislead.
+      if (template !== undefined || (await connected.sessions.isRunning(args.session))) {
+        await warnIfNoWorker(connected, context);
+      }
       return onSession(
         args.session,
         connected,
