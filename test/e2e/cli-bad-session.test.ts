@@ -27,6 +27,7 @@ describe("send, state and history with a session that does not run", () => {
   let env: TestEnv;
   before(async () => {
     env = await createTestEnv();
+    await env.startWorker();
   });
   after(async () => {
     await env.close();
@@ -45,7 +46,6 @@ describe("send, state and history with a session that does not run", () => {
   });
 
   it("send to an ended session says it has ended, in one line; state and history still show it", async () => {
-    await env.startWorker();
     const sessionId = uniqueId("ended");
     await env.sessions.sendWithStart(
       { template: shippedAgent("general"), sessionId },
@@ -67,5 +67,25 @@ describe("send, state and history with a session that does not run", () => {
     const history = await cli(["history", sessionId], env.taskQueue);
     assert.equal(history.code, 0, history.output);
     assert.match(history.output, /^you › hello$/m);
+  });
+
+  it("send --agent to an ended session's id says it starts a new session under that id", async () => {
+    const sessionId = uniqueId("restarted");
+    await env.sessions.sendWithStart(
+      { template: shippedAgent("general"), sessionId },
+      "hello",
+      "m1",
+    );
+    assert.equal((await env.sessions.end(sessionId)).ended, true);
+    const send = await cli(["send", sessionId, "again", "--agent", "general"], env.taskQueue);
+    assert.equal(send.code, 0, send.output);
+    assert.match(
+      send.output,
+      new RegExp(
+        `^note: session "${sessionId}" has ended; --agent starts a new session with the same id \\(the ended one's conversation is not carried over\\)$`,
+        "m",
+      ),
+    );
+    assert.match(send.output, /^\[turn 1 · /m);
   });
 });
