@@ -1,5 +1,12 @@
 import type { SessionMessage, SessionView, TurnResult } from "../session/index.ts";
 import { formatTable } from "./output.ts";
+import { inTurn, queuedMessages } from "./queued-messages.ts";
+
+/** Messages waiting for a turn, apart from the one the running turn answers. */
+function pendingLine(view: SessionView): string {
+  const queued = `${queuedMessages(view)} message(s)`;
+  return inTurn(view) ? `${queued} after the running turn` : queued;
+}
 
 /** The `state` query as labelled lines a person reads. */
 export function formatState(view: SessionView): string {
@@ -21,7 +28,7 @@ export function formatState(view: SessionView): string {
     ]),
     ["recent", view.recentlyUsedTools.join(", ") || "none"],
     ["tokens", `${usage.totalTokens} (${usage.inputTokens} in · ${usage.outputTokens} out)`],
-    ["pending", `${view.pendingMessages} message(s)`],
+    ["pending", pendingLine(view)],
   );
   if (view.lastStep !== undefined) rows.push(["last step", view.lastStep]);
   if (view.templateVersion !== undefined) rows.push(["template", view.templateVersion]);

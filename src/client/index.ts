@@ -1,5 +1,6 @@
 export {
   DEFAULT_END_WAIT_MS,
+  DEFAULT_FAILED_TASK_WAIT_MS,
   DEFAULT_ROOM_WAIT,
   isEndedSessionError,
   SessionClient,
@@ -7,8 +8,11 @@ export {
   SessionRequestError,
   type EndOutcome,
   type RoomWait,
+  type SessionRetryReason,
   type StartSessionOptions,
+  WORKFLOW_TASK_FAILING,
 } from "./session-client.ts";
+export { workflowTaskFailing } from "./workflow-task-failing.ts";
 export { LiveTranslator, type LiveEvent, type LiveItem } from "./live-events.ts";
 export { StreamHub, type StreamHubOptions } from "./stream-hub.ts";
 export {

@@ -14,6 +14,7 @@ import proto from "@temporalio/proto";
 import { templateVersion } from "../agents/template-version.ts";
 import type { AgentTemplate } from "../orchestration/index.ts";
 import { temporalOverload } from "../temporal-overload.ts";
+import { workflowTaskFailing, workflowTaskFailingAdvice } from "./workflow-task-failing.ts";
 import {
   agentIdKey,
   approvalsQuery,
@@ -105,9 +106,27 @@ export function isEndedSessionError(error: WorkflowNotFoundError): boolean {
 export interface RoomWait {
   stallMs: number;
   maxWaitMs: number;
+  /**
+   * How long a request keeps being sent again while the server refuses it because the session's
+   * workflow task is failing (see `workflowTaskFailing`); DEFAULT_FAILED_TASK_WAIT_MS when absent.
+   */
+  failedTaskWaitMs?: number;
 }
 
 export const DEFAULT_ROOM_WAIT: RoomWait = { stallMs: 30_000, maxWaitMs: 10 * 60_000 };
+
+/**
+ * A failing workflow task is retried by the server after each attempt's task timeout (10 s by
+ * default, plus a backoff from the fourth attempt), so a task that heals does so within a few
+ * attempts: a minute covers an overloaded or restarted worker without hiding a broken one.
+ */
+export const DEFAULT_FAILED_TASK_WAIT_MS = 60_000;
+
+/** Why SessionClient sent a request again (for callers that count or log retries). */
+export type SessionRetryReason = "session-full" | "unprocessed-update" | "workflow-task-failing";
+
+/** The refusal's type when a session's workflow task kept failing past `failedTaskWaitMs`. */
+export const WORKFLOW_TASK_FAILING = "WorkflowTaskFailing";
 
 /**
  * The server's "Workflow Update is rejected because it wasn't processed by worker": the workflow
@@ -122,19 +141,41 @@ function unprocessedUpdate(error: unknown): boolean {
   );
 }
 
+const jittered = (ms: number): number => ms / 2 + Math.random() * (ms / 2);
+
 async function withRoom<T>(
+  sessionId: string,
   wait: RoomWait,
   progress: () => Promise<number | undefined>,
   request: () => Promise<T>,
+  onRetry: (reason: SessionRetryReason) => void,
 ): Promise<T> {
   const started = Date.now();
   let lastProgress = started;
   let lastMark: number | undefined;
+  let failingSince: number | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
       return await request();
     } catch (error) {
-      if (temporalOverload(error)?.scope !== "session" && !unprocessedUpdate(error)) throw error;
+      if (workflowTaskFailing(error)) {
+        const now = Date.now();
+        failingSince ??= now;
+        const waited = now - failingSince;
+        if (waited >= (wait.failedTaskWaitMs ?? DEFAULT_FAILED_TASK_WAIT_MS)) {
+          throw new SessionRequestError(workflowTaskFailingAdvice(sessionId, waited), {
+            cause: error,
+            type: WORKFLOW_TASK_FAILING,
+          });
+        }
+        onRetry("workflow-task-failing");
+        // 500 ms doubling to 4 s: the task itself is retried only every task timeout or so.
+        await sleep(jittered(Math.min(4_000, 500 * 2 ** Math.min(attempt, 3))));
+        continue;
+      }
+      failingSince = undefined;
+      const overloaded = temporalOverload(error)?.scope === "session";
+      if (!overloaded && !unprocessedUpdate(error)) throw error;
       const now = Date.now();
       const mark = await progress().catch(() => undefined);
       if (mark !== undefined && mark !== lastMark) {
@@ -142,9 +183,9 @@ async function withRoom<T>(
         lastProgress = now;
       }
       if (now - lastProgress > wait.stallMs || now - started > wait.maxWaitMs) throw error;
+      onRetry(overloaded ? "session-full" : "unprocessed-update");
       // Jittered backoff, 100 ms doubling to 1 s: waiting callers do not retry in lockstep.
-      const backoff = Math.min(1_000, 100 * 2 ** Math.min(attempt, 4));
-      await sleep(backoff / 2 + Math.random() * (backoff / 2));
+      await sleep(jittered(Math.min(1_000, 100 * 2 ** Math.min(attempt, 4))));
     }
   }
 }
@@ -182,18 +223,36 @@ export class SessionClient {
   readonly client: Client;
   readonly taskQueue: string;
   private readonly roomWait: RoomWait;
+  private readonly onRetry: (retry: { sessionId: string; reason: SessionRetryReason }) => void;
 
-  constructor(client: Client, taskQueue: string, options: { roomWait?: RoomWait } = {}) {
+  constructor(
+    client: Client,
+    taskQueue: string,
+    options: {
+      roomWait?: RoomWait;
+      /** Told each time a request is sent again (a benchmark counts them). */
+      onRetry?: (retry: { sessionId: string; reason: SessionRetryReason }) => void;
+    } = {},
+  ) {
     this.client = client;
     this.taskQueue = taskQueue;
     this.roomWait = options.roomWait ?? DEFAULT_ROOM_WAIT;
+    this.onRetry = options.onRetry ?? (() => undefined);
   }
 
-  /** A message request to a session, waiting for room in it (see RoomWait). */
+  /**
+   * A message request to a session, waiting for room in it (see RoomWait) and for a failing
+   * workflow task to heal; sending again is safe because the refused request never reached the
+   * workflow (and a message id counts once).
+   */
   private inRoom<T>(sessionId: string, request: () => Promise<T>): Promise<T> {
     const progress = async (): Promise<number> =>
       (await this.handle(sessionId).describe()).historyLength;
-    return unwrapped(withRoom(this.roomWait, progress, request));
+    return unwrapped(
+      withRoom(sessionId, this.roomWait, progress, request, (reason) => {
+        this.onRetry({ sessionId, reason });
+      }),
+    );
   }
 
   handle(sessionId: string): WorkflowHandle {

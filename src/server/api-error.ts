@@ -1,5 +1,10 @@
 import { ServiceError, WorkflowNotFoundError } from "@temporalio/client";
-import { isEndedSessionError, SessionRequestError } from "../client/index.ts";
+import {
+  isEndedSessionError,
+  SessionRequestError,
+  WORKFLOW_TASK_FAILING,
+  workflowTaskFailing,
+} from "../client/index.ts";
 import { APPROVAL_DECIDED_ERROR, APPROVAL_UNKNOWN_ERROR } from "../session/index.ts";
 import { temporalOverload } from "../temporal-overload.ts";
 
@@ -47,6 +52,20 @@ export function toApiError(error: unknown, sessionId?: string): ApiError {
   }
   if (error instanceof SessionRequestError && error.type === APPROVAL_UNKNOWN_ERROR) {
     return new ApiError(404, "unknown_approval", error.message, { cause: error });
+  }
+  // The session's workflow task keeps failing: nothing reached it, the client may send again.
+  if (
+    (error instanceof SessionRequestError && error.type === WORKFLOW_TASK_FAILING) ||
+    workflowTaskFailing(error)
+  ) {
+    const message =
+      error instanceof SessionRequestError
+        ? error.message
+        : `${name} cannot answer now: its workflow task is failing; retry in a few seconds`;
+    return new ApiError(503, "session_not_ready", message, {
+      cause: error,
+      headers: { "retry-after": "10" },
+    });
   }
   if (error instanceof SessionRequestError) {
     const ended = /session has ended/i.test(error.message);

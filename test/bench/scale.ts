@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { ServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from "@temporalio/client";
-import { SessionClient } from "../../src/client/index.ts";
+import { WorkflowUpdateRPCTimeoutOrCancelledError } from "@temporalio/client";
+import { DEFAULT_ROOM_WAIT, SessionClient } from "../../src/client/index.ts";
 import type { TurnResult } from "../../src/session/index.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { sharedBundle, uniqueId } from "../support/temporal-env.ts";
@@ -111,33 +110,20 @@ function figures(driven: DriveResult) {
 }
 
 /**
- * The server refuses an update while the session's workflow task is failed (an overloaded worker
- * let it time out; the retried task will succeed): sending again is safe, as for a timeout.
- * SessionClient does not retry this one itself (yet).
- */
-function workflowTaskFailedState(error: unknown): boolean {
-  const cause = error instanceof ServiceError ? error.cause : undefined;
-  return cause instanceof Error && /Workflow Task in failed state/.test(cause.message);
-}
-
-/**
- * An overloaded worker may not accept an update before the RPC's deadline, or the server refuses
- * it while the workflow task is failed; the session answers a repeated messageId with the first
- * one's result, so sending it again is safe, as a client would (after a jittered pause).
+ * An overloaded worker may not accept an update before the RPC's deadline; the session answers a
+ * repeated messageId with the first one's result, so sending it again is safe, as a client would.
+ * (A refusal while the workflow task is failed is retried by SessionClient itself.)
  */
 async function retryingTimeouts(
   send: () => Promise<TurnResult>,
-  onRetry: (reason: "timeout" | "failed-task") => void,
+  onRetry: () => void,
 ): Promise<TurnResult> {
   for (;;) {
     try {
       return await send();
     } catch (error) {
-      if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) onRetry("timeout");
-      else if (workflowTaskFailedState(error)) {
-        onRetry("failed-task");
-        await sleep(500 + Math.random() * 500);
-      } else throw error;
+      if (!(error instanceof WorkflowUpdateRPCTimeoutOrCancelledError)) throw error;
+      onRetry();
     }
   }
 }
@@ -208,11 +194,17 @@ async function durable<T extends DriveResult>(
     const effectiveOptions = JSON.parse(options) as EffectiveWorkerOptions;
     const idleRssBytes = residentMemory(worker.pid).rssBytes;
     const cpuBefore = { worker: cpuSeconds(worker.pid), server: cpuSeconds(serverPid) };
-    const client = new SessionClient(env.client, taskQueue);
-    const template = shippedAgent("cognitive-reasoner");
-    const ids = Array.from({ length: sessions }, () => uniqueId("bench-scale"));
     let retries = 0;
     let refusedRetries = 0;
+    const client = new SessionClient(env.client, taskQueue, {
+      // An overloaded worker lets tasks time out for longer than an interactive caller waits.
+      roomWait: { ...DEFAULT_ROOM_WAIT, failedTaskWaitMs: 5 * 60_000 },
+      onRetry: ({ reason }) => {
+        if (reason === "workflow-task-failing") refusedRetries += 1;
+      },
+    });
+    const template = shippedAgent("cognitive-reasoner");
+    const ids = Array.from({ length: sessions }, () => uniqueId("bench-scale"));
     const driven = await withWorkerOutput(worker, label, () =>
       drive(
         async (session, turn) => {
@@ -223,9 +215,8 @@ async function durable<T extends DriveResult>(
               turn === 1
                 ? client.sendWithStart({ template, sessionId }, text, "m1")
                 : client.send(sessionId, text, `m${turn}`),
-            (reason) => {
-              if (reason === "timeout") retries += 1;
-              else refusedRetries += 1;
+            () => {
+              retries += 1;
             },
           );
           if (result.error !== undefined)

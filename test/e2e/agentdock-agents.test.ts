@@ -47,7 +47,7 @@ interface Listed {
   valid: boolean;
   provider?: string;
   warnings?: { path: string; message: string }[];
-  needs?: { settings: string[]; tools: string[] };
+  needs?: { settings: string[]; tools: string[]; unavailable: Record<string, string> };
   error?: string;
 }
 
@@ -63,15 +63,21 @@ describe("agents --dir with a folder of AgentDock agents", () => {
       );
     }
     assert.doesNotMatch(run.stdout, /INVALID/);
-    assert.match(run.stdout, /To run as written, 10 of them need:/);
+    assert.match(run.stdout, /To run as written, 12 of them need:/);
     assert.match(
       run.stdout,
-      /^ {2}clinical-reasoner: ANTHROPIC_API_KEY \(provider anthropic\); tools pubmed_search, pubmed_fetch \(AgentDock's; not in this project, never offered\)$/m,
+      /^ {2}clinical-reasoner: ANTHROPIC_API_KEY \(provider anthropic\); tools pubmed_search, pubmed_fetch \(AgentDock's; not in this project, never offered\); tools search, deep_research not configured: no search provider \(an operator sets SEARCH_PROVIDER=searxng and SEARXNG_URL=/m,
     );
-    // deep_research is built in: the researcher needs only its key.
-    assert.match(run.stdout, /^ {2}gemini-researcher: GEMINI_API_KEY \(provider gemini\)$/m);
+    // deep_research is built in, but runs only on a worker with a search provider.
+    assert.match(
+      run.stdout,
+      /^ {2}gemini-researcher: GEMINI_API_KEY \(provider gemini\); tool deep_research not configured: no search provider \(an operator sets SEARCH_PROVIDER=searxng and SEARXNG_URL=<base URL of a SearXNG instance> in the worker's environment and restarts it\)$/m,
+    );
     assert.match(run.stdout, /^ {2}cerebras-fast: CEREBRAS_API_KEY \(provider cerebras\)$/m);
-    assert.match(run.stdout, /^ {2}groq-distill: GROQ_API_KEY \(provider groq\)$/m);
+    assert.match(
+      run.stdout,
+      /^ {2}groq-distill: GROQ_API_KEY \(provider groq\); tool search not configured: no search provider /m,
+    );
     assert.match(
       run.stdout,
       /^ {2}deepseek-coder-helper: DEEPSEEK_API_KEY \(provider deepseek\)$/m,
@@ -94,6 +100,8 @@ describe("agents --dir with a folder of AgentDock agents", () => {
       DEEPSEEK_API_KEY: "d-test",
       CEREBRAS_API_KEY: "c-test",
       AGENTDOCK_ALLOWED_PROVIDERS: "scripted,gemini,groq,deepseek,cerebras",
+      SEARCH_PROVIDER: "searxng",
+      SEARXNG_URL: "http://127.0.0.1:9",
     });
     assert.equal(run.code, 0, run.stderr);
     const listed = (JSON.parse(run.stdout) as Listed[]).filter((agent) => ids.includes(agent.id));
@@ -103,12 +111,16 @@ describe("agents --dir with a folder of AgentDock agents", () => {
     );
     const byId = new Map(listed.map((agent) => [agent.id, agent]));
     assert.ok(listed.every((agent) => agent.valid));
-    assert.deepEqual(byId.get("gemini-researcher")?.needs, { settings: [], tools: [] });
+    assert.deepEqual(byId.get("gemini-researcher")?.needs, {
+      settings: [],
+      tools: [],
+      unavailable: {},
+    });
     assert.deepEqual(byId.get("clinical-reasoner")?.needs?.tools, [
       "pubmed_search",
       "pubmed_fetch",
     ]);
-    assert.deepEqual(byId.get("groq-distill")?.needs, { settings: [], tools: [] });
+    assert.deepEqual(byId.get("groq-distill")?.needs, { settings: [], tools: [], unavailable: {} });
     // Anthropic is not allowed by this environment: the agent is valid but cannot run here.
     assert.deepEqual(byId.get("market-watcher")?.needs, {
       settings: [
@@ -116,9 +128,29 @@ describe("agents --dir with a folder of AgentDock agents", () => {
         "ANTHROPIC_API_KEY (provider anthropic)",
       ],
       tools: ["stock_price", "crypto_price", "trending_cryptos"],
+      unavailable: {},
     });
     assert.equal(byId.get("cerebras-fast")?.provider, "cerebras");
     assert.doesNotMatch(run.stdout, /g-test|q-test|d-test|c-test/);
+  });
+
+  it("names the search provider setting for agents whose tools include search or deep_research on a worker without one (--json)", async () => {
+    const run = await agents(["--json"], { GEMINI_API_KEY: "g-test" });
+    assert.equal(run.code, 0, run.stderr);
+    const byId = new Map((JSON.parse(run.stdout) as Listed[]).map((agent) => [agent.id, agent]));
+    const fix =
+      /^not configured: no search provider \(an operator sets SEARCH_PROVIDER=searxng and SEARXNG_URL=/;
+    const researcher = byId.get("gemini-researcher")?.needs;
+    assert.ok(researcher !== undefined);
+    assert.deepEqual(researcher.settings, []);
+    assert.deepEqual(Object.keys(researcher.unavailable), ["deep_research"]);
+    assert.match(researcher.unavailable["deep_research"] ?? "", fix);
+    const distill = byId.get("groq-distill")?.needs;
+    assert.ok(distill !== undefined);
+    assert.deepEqual(Object.keys(distill.unavailable), ["search"]);
+    assert.match(distill.unavailable["search"] ?? "", fix);
+    // An agent with neither tool needs no search provider.
+    assert.deepEqual(byId.get("gemini-sketcher")?.needs?.unavailable, {});
   });
 
   it("says when a template is hidden by a shipped agent with the same id", async () => {

@@ -2,10 +2,16 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { listAgents } from "../../agents/index.ts";
-import { cliToolCatalogue } from "../cli-tool-registry.ts";
+import { cliToolRegistry } from "../cli-tool-registry.ts";
 import { dirsSchema } from "../arg-schemas.ts";
 import { agentsDirs, shownPath, templateFileFor } from "../agent-dirs.ts";
-import { agentNeeds, describeNeeds, providerReadiness } from "../agent-needs.ts";
+import {
+  agentNeeds,
+  describeNeeds,
+  providerReadiness,
+  workerToolServices,
+  type ToolReadiness,
+} from "../agent-needs.ts";
 import type { Command } from "../cli-context.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
@@ -22,7 +28,9 @@ printed too. AgentDock templates (agentId, nodes, nodeConfigurations) load as th
 
 A valid agent may still lack what its sessions need to run as written: the worker's setting for
 its provider (GEMINI_API_KEY, GROQ_API_KEY, ... read from this environment, as a worker started
-here would) or tools this project does not have (AgentDock tools, plug-ins not installed here).
+here would), tools this project does not have (AgentDock tools, plug-ins not installed here), or
+tools a worker started here cannot run (search and deep_research need a search provider:
+SEARCH_PROVIDER=searxng and SEARXNG_URL in the worker's environment).
 Those are listed under "needs". Templates are checked against the built-in tools and the plug-ins
 AGENTDOCK_TOOL_DIRS and AGENTDOCK_TOOL_MODULES install, as the worker loads them, and against the
 MCP servers the file AGENTDOCK_MCP_SERVERS names (any tool of a configured server loads: which
@@ -31,7 +39,7 @@ tools a server has is known when the worker connects).
 Options:
   --dir DIR    another folder of templates (repeatable)
   --json       an array of {id, valid, version, name, description, file, provider, steps,
-               tools, warnings, needs: {settings, tools}, error}
+               tools, warnings, needs: {settings, tools, unavailable}, error}
 
 VERSION is the template's content hash (sha256 of the validated template, 12 hex digits): a
 session pins the version it started with; \`upgrade\` moves it to the one listed here.
@@ -62,9 +70,13 @@ export const agentsCommand: Command = {
     );
     if (args === undefined) return ExitCode.ok;
     const dirs = agentsDirs(context, args.dir);
-    const listings = listAgents({ agentsDirs: dirs, tools: await cliToolCatalogue(context) });
+    const registry = await cliToolRegistry(context, (line) => {
+      writeLine(context.stderr, `warning: ${line}`);
+    });
+    const listings = listAgents({ agentsDirs: dirs, tools: registry.catalogueEntries() });
     const invalid = listings.filter((listing) => !listing.ok);
     const readiness = providerReadiness(context.env);
+    const tools: ToolReadiness = { registry, services: workerToolServices(context.env) };
     if (args.json) {
       writeJson(
         context.stdout,
@@ -82,7 +94,7 @@ export const agentsCommand: Command = {
                 steps: listing.agent.template.orchestration.steps.map((step) => step.name),
                 tools: listing.agent.template.tools,
                 warnings: listing.agent.warnings,
-                needs: agentNeeds(listing.agent, readiness),
+                needs: agentNeeds(listing.agent, readiness, tools),
               }
             : {
                 id: listing.id,
@@ -116,7 +128,7 @@ export const agentsCommand: Command = {
     );
     const needing = listings.flatMap((listing) => {
       if (!listing.ok) return [];
-      const needs = describeNeeds(agentNeeds(listing.agent, readiness));
+      const needs = describeNeeds(agentNeeds(listing.agent, readiness, tools));
       return needs === undefined ? [] : [`  ${listing.id}: ${needs}`];
     });
     if (needing.length > 0) {

@@ -6,6 +6,7 @@ import { withSessions } from "../connect.ts";
 import { ExitCode, exitCodesHelp } from "../exit-codes.ts";
 import { writeJson, writeLine } from "../output.ts";
 import { onSession } from "../session-errors.ts";
+import { inTurn, queuedMessages } from "../queued-messages.ts";
 
 const help = `Usage: agentdock-temporal end <session> [--reason TEXT] [--wait SECONDS] [--json]
 
@@ -64,7 +65,7 @@ export const endCommand: Command = {
     } else {
       writeLine(
         context.stdout,
-        `Session ${view.sessionId} is ending: ${view.pendingMessages} message(s) queued; it ends once they are answered.`,
+        `Session ${view.sessionId} is ending: ${inTurn(view) ? `a turn is running and ${queuedMessages(view)} more message(s) queued` : `${queuedMessages(view)} message(s) queued`}; it ends once they are answered.`,
       );
     }
     return ExitCode.ok;

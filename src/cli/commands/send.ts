@@ -72,7 +72,20 @@ export const sendCommand: Command = {
           ).template;
     const messageId = args["message-id"] ?? randomUUID();
     const result = await withSessions(context, async (connected) => {
-      await warnIfNoWorker(connected, context);
+      const owner = await connected.sessions.owner(args.session);
+      // A session that does not run (unknown or ended) is refused below in one line; warning
+      // first that its message would wait for a worker would only mislead.
+      if (template !== undefined || owner?.running === true) {
+        await warnIfNoWorker(connected, context);
+      }
+      // --agent with the id of an ended session starts a new one under that id: say so, since
+      // the ended session's conversation does not carry over.
+      if (template !== undefined && owner !== undefined && !owner.running) {
+        writeLine(
+          context.stderr,
+          `note: session "${args.session}" has ended; --agent starts a new session with the same id (the ended one's conversation is not carried over)`,
+        );
+      }
       const sent = await onSession(
         args.session,
         connected,

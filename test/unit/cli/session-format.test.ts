@@ -44,3 +44,20 @@ describe("agentdock-temporal state", () => {
     assert.doesNotMatch(text, /last step|last failed/);
   });
 });
+
+describe("agentdock-temporal state's pending line", () => {
+  it("does not count the message the running turn answers as pending", () => {
+    const text = formatState({ ...view, status: "running", turn: 2, pendingMessages: 1 });
+    assert.match(text, /^pending +0 message\(s\) after the running turn$/m);
+  });
+
+  it("counts only the messages behind a turn waiting for an approval", () => {
+    const text = formatState({ ...view, status: "awaiting_approval", pendingMessages: 3 });
+    assert.match(text, /^pending +2 message\(s\) after the running turn$/m);
+  });
+
+  it("counts every pending message of an idle session", () => {
+    const text = formatState({ ...view, status: "idle", pendingMessages: 2 });
+    assert.match(text, /^pending +2 message\(s\)$/m);
+  });
+});
