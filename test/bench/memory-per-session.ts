@@ -4,18 +4,20 @@ import { testServer } from "../support/temporal-env.ts";
 import { measureHeapPerSession } from "./support/heap-per-session.ts";
 
 // What one cached session costs the worker's heap, and in which objects. Run with
-//   npm exec -- node --max-old-space-size=6000 test/bench/memory-per-session.ts [first] [second] [--snapshots]
+//   npm exec -- node --max-old-space-size=6000 test/bench/memory-per-session.ts [first] [second] [--snapshots] [--bare]
 // It caches `first` sessions (20; one short turn each, scripted model), measures the heap after a
 // full GC, caches up to `second` (120) and measures again: the difference over the added
 // sessions is the heap per cached session. With --snapshots it writes a heap snapshot at both
 // points and prints the self size per session by type and constructor (README, "Worker memory
-// and the session cache").
+// and the session cache"). With --bare it measures the SDK's floor instead: a session-shaped
+// workflow with no orchestration, model or streaming (7 no-op activities per turn).
 
 const [first = 20, second = 120] = process.argv
   .slice(2)
   .filter((arg) => !arg.startsWith("--"))
   .map(Number);
 const withSnapshots = process.argv.includes("--snapshots");
+const workflow = process.argv.includes("--bare") ? "bare" : "session";
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
@@ -59,6 +61,7 @@ try {
     first,
     second,
     snapshots: withSnapshots,
+    workflow,
   });
   snapshots = measured.snapshots;
   const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(3);

@@ -3,7 +3,17 @@ import { tmpdir } from "node:os";
 import { getHeapStatistics, setFlagsFromString, writeHeapSnapshot } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Client } from "@temporalio/client";
-import { NativeConnection, type WorkerOptions } from "@temporalio/worker";
+import { fileURLToPath } from "node:url";
+import { WithStartWorkflowOperation } from "@temporalio/client";
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Worker,
+  type WorkerOptions,
+} from "@temporalio/worker";
+import { bareActivities } from "./bare-activities.ts";
+import { bareTurnUpdate, type bareSessionWorkflow } from "./bare-workflow.ts";
 import { SessionClient } from "../../../src/client/index.ts";
 import { createModelProvider } from "../../../src/llm/model-provider.ts";
 import { connectClient } from "../../../src/temporal-connection.ts";
@@ -46,6 +56,12 @@ export async function measureHeapPerSession(options: {
   first: number;
   second: number;
   snapshots?: boolean;
+  /**
+   * `session` (default): our session workflow. `bare`: the SDK's floor, a session-shaped
+   * workflow that runs 7 no-op activities per update-driven turn with no orchestration, model
+   * or streaming (the `turn` benchmark's bare workflow), on a worker with the SDK's defaults.
+   */
+  workflow?: "session" | "bare";
 }): Promise<HeapPerSession> {
   const taskQueue = uniqueId("heap-per-session");
   const inThisThread = {
@@ -61,24 +77,44 @@ export async function measureHeapPerSession(options: {
     plugins: [inThisThread],
   });
   const clientConnection = await connectClient({ address: options.address });
-  const worker = await createSessionWorker({
-    connection,
-    namespace: options.namespace,
-    taskQueue,
-    modelProvider: createModelProvider({ scripted: {} }, testModelAccess),
-    workflowBundle: await sharedBundle(),
-  });
+  const client = new Client({ connection: clientConnection, namespace: options.namespace });
+  const bare = options.workflow === "bare";
+  const worker = bare
+    ? await Worker.create({
+        connection,
+        namespace: options.namespace,
+        taskQueue,
+        workflowBundle: await bundleWorkflowCode({
+          workflowsPath: fileURLToPath(new URL("./bare-workflow.ts", import.meta.url)),
+          logger: new DefaultLogger("WARN"),
+        }),
+        activities: bareActivities,
+      })
+    : await createSessionWorker({
+        connection,
+        namespace: options.namespace,
+        taskQueue,
+        modelProvider: createModelProvider({ scripted: {} }, testModelAccess),
+        workflowBundle: await sharedBundle(),
+      });
   const running = worker.run();
-  const sessions = new SessionClient(
-    new Client({ connection: clientConnection, namespace: options.namespace }),
-    taskQueue,
-  );
+  const sessions = new SessionClient(client, taskQueue);
   const template = shippedAgent("cognitive-reasoner");
   const cacheSessions = async (count: number): Promise<void> => {
     const ids = Array.from({ length: count }, () => uniqueId("heap"));
     for (let start = 0; start < ids.length; start += 10) {
       await Promise.all(
         ids.slice(start, start + 10).map(async (sessionId) => {
+          if (bare) {
+            await client.workflow.executeUpdateWithStart(bareTurnUpdate, {
+              args: [7],
+              startWorkflowOperation: new WithStartWorkflowOperation<typeof bareSessionWorkflow>(
+                "bareSessionWorkflow",
+                { workflowId: sessionId, taskQueue, workflowIdConflictPolicy: "USE_EXISTING" },
+              ),
+            });
+            return;
+          }
           const result = await sessions.sendWithStart(
             { template, sessionId },
             shortMessage(1),
