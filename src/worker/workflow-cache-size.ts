@@ -13,7 +13,7 @@ export const WORKER_BASE_MIB = 320;
 
 /**
  * Resident memory one cached session adds, measured by the scale benchmark's open-loop run (peak
- * RSS over the sessions the worker held, 300 sessions × 3 short turns: 1.11 MiB, 1.91 before
+ * RSS over the sessions the worker held, 300 sessions × 3 short turns: 1.1–1.3 MiB, 1.91 before
  * the schemas and compiled patterns were shared by the worker's sessions), rounded up with room
  * for longer conversations than the benchmark's.
  */
