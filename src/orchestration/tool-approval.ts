@@ -5,6 +5,7 @@ import type { OrchestrationState } from "./state.ts";
 import { activeStepOf } from "./tool-policy.ts";
 import { matchesPattern } from "./tool-patterns.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
 /** A call that must wait for a person, and which rule says so. */
 export interface ApprovalNeed {
@@ -61,7 +62,11 @@ export function inputField(input: unknown, field: string): unknown {
 }
 
 // Patterns come from templates; compiled once each (RE2 is deterministic, so caching is safe).
-const compiledRegexes = new Map<string, CompiledRegex>();
+// The worker's, not each session's (the sandbox evaluates this module once per workflow).
+const compiledRegexes = sharedAcrossSessions(
+  "src/orchestration/tool-approval:compiledRegexes",
+  () => new Map<string, CompiledRegex>(),
+);
 
 /** The condition's `regex` compiled for RE2, or why it cannot be (the loader reports it). */
 export function compileApprovalRegex(pattern: string, flags: string): CompiledRegex {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 
 /** Approvals kept once decided, so a late second answer is told who decided (409), not "unknown". */
 export const REMEMBERED_APPROVALS = 200;
@@ -8,27 +9,35 @@ export const APPROVAL_DECIDED_ERROR = "ApprovalAlreadyDecided";
 /** The error type for an approval id the session does not have (HTTP 404). */
 export const APPROVAL_UNKNOWN_ERROR = "UnknownApproval";
 
-export const approvalIdSchema = z
-  .string({ error: "an approval id is a string" })
-  .regex(
-    /^[A-Za-z0-9._:-]{1,200}$/,
-    "an approval id is 1 to 200 letters, digits, '.', '_', ':' or '-' (as `approvals` lists it)",
-  );
+export const approvalIdSchema = sharedAcrossSessions("src/session/approvals:approvalIdSchema", () =>
+  z
+    .string({ error: "an approval id is a string" })
+    .regex(
+      /^[A-Za-z0-9._:-]{1,200}$/,
+      "an approval id is 1 to 200 letters, digits, '.', '_', ':' or '-' (as `approvals` lists it)",
+    ),
+);
 
 /** Who answers: a person or system name as the caller gives it (tenant, `--as`, a header). */
-export const approverSchema = z
-  .string({ error: "say who decides (by)" })
-  .trim()
-  .min(1, "say who decides (by)")
-  .max(200, "at most 200 characters");
+export const approverSchema = sharedAcrossSessions("src/session/approvals:approverSchema", () =>
+  z
+    .string({ error: "say who decides (by)" })
+    .trim()
+    .min(1, "say who decides (by)")
+    .max(200, "at most 200 characters"),
+);
 
 /** The `decideApproval` update's input. Validated in the workflow before anything is recorded. */
-export const decideApprovalRequestSchema = z.strictObject({
-  approvalId: approvalIdSchema,
-  decision: z.enum(["approve", "deny"], { error: 'decision is "approve" or "deny"' }),
-  by: approverSchema,
-  reason: z.string().max(1_000, "keep the reason under 1,000 characters").optional(),
-});
+export const decideApprovalRequestSchema = sharedAcrossSessions(
+  "src/session/approvals:decideApprovalRequestSchema",
+  () =>
+    z.strictObject({
+      approvalId: approvalIdSchema,
+      decision: z.enum(["approve", "deny"], { error: 'decision is "approve" or "deny"' }),
+      by: approverSchema,
+      reason: z.string().max(1_000, "keep the reason under 1,000 characters").optional(),
+    }),
+);
 export type DecideApprovalRequest = z.infer<typeof decideApprovalRequestSchema>;
 
 /** How an approval ended: a person's answer, the rule's timeout, or the turn/session stopping. */

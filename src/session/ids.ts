@@ -1,14 +1,17 @@
 import { z } from "zod";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 
 /** Session ids as every entry point accepts them (they become part of a workflow id). */
-export const sessionIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,200}$/, "a session id uses letters, digits, '.', '_' and '-'");
+export const sessionIdSchema = sharedAcrossSessions("src/session/ids:sessionIdSchema", () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,200}$/, "a session id uses letters, digits, '.', '_' and '-'"),
+);
 
 /** Agent ids: the folder names of agents/<id>/template.json. */
-export const agentIdSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]*$/, "an agent id uses lower-case letters, digits and '-'");
+export const agentIdSchema = sharedAcrossSessions("src/session/ids:agentIdSchema", () =>
+  z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "an agent id uses lower-case letters, digits and '-'"),
+);
 
 export const MAX_MESSAGE_ID_CHARS = 128;
 const messageIdPattern = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_MESSAGE_ID_CHARS}}$`);
@@ -19,9 +22,11 @@ const messageIdPattern = new RegExp(`^[A-Za-z0-9._:-]{1,${MAX_MESSAGE_ID_CHARS}}
  * session queues is exactly the id its caller awaits. The HTTP API, the CLI and the workflow's
  * update validator and signal handler all use this schema.
  */
-export const messageIdSchema = z
-  .string({ error: "a message id is a string" })
-  .regex(
-    messageIdPattern,
-    `a message id is 1 to ${MAX_MESSAGE_ID_CHARS} letters, digits, '.', '_', ':' or '-' (no spaces)`,
-  );
+export const messageIdSchema = sharedAcrossSessions("src/session/ids:messageIdSchema", () =>
+  z
+    .string({ error: "a message id is a string" })
+    .regex(
+      messageIdPattern,
+      `a message id is 1 to ${MAX_MESSAGE_ID_CHARS} letters, digits, '.', '_', ':' or '-' (no spaces)`,
+    ),
+);

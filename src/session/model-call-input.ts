@@ -1,5 +1,6 @@
 import type { Sinks } from "@temporalio/workflow";
 import { z } from "zod";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 
 /**
  * The query a model activity asks its own workflow for the call options (prompt, tool schemas,
@@ -15,18 +16,22 @@ export const MODEL_CALL_OPTIONS_QUERY = "modelCallOptions";
  * recorded history still says what the model was offered at each step. The call's stream topic
  * (unique per call) is the key `MODEL_CALL_OPTIONS_QUERY` answers for while the call runs.
  */
-export const modelCallByQuerySchema = z.object({
-  modelId: z.string().min(1),
-  streamingTopic: z.string().min(1),
-  offeredTools: z.array(z.string()),
-  /**
-   * Patch `model-stream-tail`: the activity publishes live parts only once the call has run a
-   * publish interval, and says in its result whether it did; a shorter call's parts are
-   * published by the workflow from the result. Each publish is a signal, a history event and a
-   * workflow task of its own, and most calls end within one interval.
-   */
-  deferLiveParts: z.boolean().optional(),
-});
+export const modelCallByQuerySchema = sharedAcrossSessions(
+  "src/session/model-call-input:modelCallByQuerySchema",
+  () =>
+    z.object({
+      modelId: z.string().min(1),
+      streamingTopic: z.string().min(1),
+      offeredTools: z.array(z.string()),
+      /**
+       * Patch `model-stream-tail`: the activity publishes live parts only once the call has run a
+       * publish interval, and says in its result whether it did; a shorter call's parts are
+       * published by the workflow from the result. Each publish is a signal, a history event and a
+       * workflow task of its own, and most calls end within one interval.
+       */
+      deferLiveParts: z.boolean().optional(),
+    }),
+);
 export type ModelCallByQuery = z.infer<typeof modelCallByQuerySchema>;
 
 /**

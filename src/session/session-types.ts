@@ -10,6 +10,7 @@ import type {
   OrchestrationState,
   TokenUsage,
 } from "../orchestration/index.ts";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 
 /** Zod issues as one line that names each field: `messageId: expected string, received number`. */
 export function formatIssues(error: z.ZodError): string {
@@ -26,31 +27,39 @@ export function formatIssues(error: z.ZodError): string {
 }
 
 /** A user message as signals and updates carry it. Validated in the workflow (never trusted). */
-export const userMessageSchema = z.strictObject({
-  messageId: messageIdSchema,
-  text: z
-    .string()
-    .refine((text) => text.trim().length > 0, "the message is empty")
-    .refine(
-      (text) => text.length <= MAX_MESSAGE_CHARS,
-      `the message is longer than ${MAX_MESSAGE_CHARS} characters`,
-    ),
-  /** The agent the sender expects the session to run; a different one refuses the message. */
-  agentId: agentIdSchema.optional(),
-  /** The sender's tenant; a session of another tenant refuses the message as if it did not exist. */
-  tenant: tenantIdSchema.optional(),
-});
+export const userMessageSchema = sharedAcrossSessions(
+  "src/session/session-types:userMessageSchema",
+  () =>
+    z.strictObject({
+      messageId: messageIdSchema,
+      text: z
+        .string()
+        .refine((text) => text.trim().length > 0, "the message is empty")
+        .refine(
+          (text) => text.length <= MAX_MESSAGE_CHARS,
+          `the message is longer than ${MAX_MESSAGE_CHARS} characters`,
+        ),
+      /** The agent the sender expects the session to run; a different one refuses the message. */
+      agentId: agentIdSchema.optional(),
+      /** The sender's tenant; a session of another tenant refuses the message as if it did not exist. */
+      tenant: tenantIdSchema.optional(),
+    }),
+);
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
 /**
  * Which turn to stop: the one answering `messageId`, or turn number `turn`, or (neither) the
  * turn running now. Both may be given; then both must match.
  */
-export const cancelTurnRequestSchema = z.strictObject({
-  messageId: messageIdSchema.optional(),
-  turn: z.number().int().positive().optional(),
-  reason: z.string().max(500).optional(),
-});
+export const cancelTurnRequestSchema = sharedAcrossSessions(
+  "src/session/session-types:cancelTurnRequestSchema",
+  () =>
+    z.strictObject({
+      messageId: messageIdSchema.optional(),
+      turn: z.number().int().positive().optional(),
+      reason: z.string().max(500).optional(),
+    }),
+);
 export type CancelTurnRequest = z.infer<typeof cancelTurnRequestSchema>;
 
 /** The `cancelTurn` update's answer: what was stopped, or why nothing was. */
@@ -66,7 +75,10 @@ export interface CancelTurnResult {
   result?: TurnResult;
 }
 
-export const endSessionRequestSchema = z.strictObject({ reason: z.string().max(500).optional() });
+export const endSessionRequestSchema = sharedAcrossSessions(
+  "src/session/session-types:endSessionRequestSchema",
+  () => z.strictObject({ reason: z.string().max(500).optional() }),
+);
 export type EndSessionRequest = z.infer<typeof endSessionRequestSchema>;
 
 /**

@@ -3,13 +3,17 @@ import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
 import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
-export const brainstormInputSchema = toolInputObject({
-  challenge: requiredText("The problem or opportunity to generate ideas for, in a few words."),
-  ideas: requiredText(
-    "Your brainstorm in Markdown with the sections Problem framing, idea categories (each idea with how it would be applied), Key insights, and Next steps.",
-  ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const brainstormInputSchema = sharedAcrossSessions("src/tools/brainstorm", () =>
+  toolInputObject({
+    challenge: requiredText("The problem or opportunity to generate ideas for, in a few words."),
+    ideas: requiredText(
+      "Your brainstorm in Markdown with the sections Problem framing, idea categories (each idea with how it would be applied), Key insights, and Next steps.",
+    ),
+  }),
+);
 
 export type BrainstormInput = z.infer<typeof brainstormInputSchema>;
 export type BrainstormResult = CognitiveResult<"brainstorm">;

@@ -3,15 +3,19 @@ import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
 import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
-export const compareInputSchema = toolInputObject({
-  topic: requiredText(
-    "What is being compared, in a few words (for example `PostgreSQL vs MySQL`).",
-  ),
-  comparison: requiredText(
-    "Your comparison in Markdown with the sections Definitions, Criteria, Analysis (a Markdown table of options against criteria), Trade-offs, and Conclusion.",
-  ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const compareInputSchema = sharedAcrossSessions("src/tools/compare", () =>
+  toolInputObject({
+    topic: requiredText(
+      "What is being compared, in a few words (for example `PostgreSQL vs MySQL`).",
+    ),
+    comparison: requiredText(
+      "Your comparison in Markdown with the sections Definitions, Criteria, Analysis (a Markdown table of options against criteria), Trade-offs, and Conclusion.",
+    ),
+  }),
+);
 
 export type CompareInput = z.infer<typeof compareInputSchema>;
 export type CompareResult = CognitiveResult<"compare">;

@@ -3,15 +3,19 @@ import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
 import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
-export const critiqueInputSchema = toolInputObject({
-  subject: requiredText(
-    "The work being critiqued (code, plan, argument, draft, design), in a few words.",
-  ),
-  analysis: requiredText(
-    "Your critique in Markdown with the sections Understanding, Strengths, Issues, Suggestions, and Overall assessment.",
-  ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const critiqueInputSchema = sharedAcrossSessions("src/tools/critique", () =>
+  toolInputObject({
+    subject: requiredText(
+      "The work being critiqued (code, plan, argument, draft, design), in a few words.",
+    ),
+    analysis: requiredText(
+      "Your critique in Markdown with the sections Understanding, Strengths, Issues, Suggestions, and Overall assessment.",
+    ),
+  }),
+);
 
 export type CritiqueInput = z.infer<typeof critiqueInputSchema>;
 export type CritiqueResult = CognitiveResult<"critique">;

@@ -3,13 +3,17 @@ import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
 import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
-export const debateInputSchema = toolInputObject({
-  topic: requiredText("The question or position being debated, in a few words."),
-  perspectives: requiredText(
-    "Your debate in Markdown: an Introduction, then each perspective with its arguments, counter-arguments and evidence, then a Synthesis and a Conclusion.",
-  ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const debateInputSchema = sharedAcrossSessions("src/tools/debate", () =>
+  toolInputObject({
+    topic: requiredText("The question or position being debated, in a few words."),
+    perspectives: requiredText(
+      "Your debate in Markdown: an Introduction, then each perspective with its arguments, counter-arguments and evidence, then a Synthesis and a Conclusion.",
+    ),
+  }),
+);
 
 export type DebateInput = z.infer<typeof debateInputSchema>;
 export type DebateResult = CognitiveResult<"debate">;

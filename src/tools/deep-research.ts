@@ -12,6 +12,7 @@ import { toolFailure } from "./tool-failure.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 import { defineTool } from "./tool-module.ts";
 import type { ToolContext, ToolServices, ToolUnavailable } from "./tool-module.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
 export const researchDepthDefault = 2;
 export const researchMaxSourcesMax = 10;
@@ -29,24 +30,27 @@ export const researchCharsTotal = 60_000;
 const depthMessage = "must be 1, 2 or 3";
 const maxSourcesMessage = `must be a whole number from 1 to ${researchMaxSourcesMax}`;
 
-export const deepResearchInputSchema = toolInputObject({
-  query: requiredText("The research question, as a full question or a focused search phrase."),
-  depth: z
-    .literal([1, 2, 3], { error: depthMessage })
-    .default(researchDepthDefault)
-    .describe(
-      `How much of each page to read: 1 its beginning (quick), 2 the main part, 3 most of a long page; ${researchDepthDefault} when omitted.`,
-    ),
-  maxSources: z
-    .number({ error: maxSourcesMessage })
-    .int({ error: maxSourcesMessage })
-    .min(1, { error: maxSourcesMessage })
-    .max(researchMaxSourcesMax, { error: maxSourcesMessage })
-    .default(researchMaxSourcesDefault)
-    .describe(
-      `How many of the top search results to read, 1 to ${researchMaxSourcesMax}; ${researchMaxSourcesDefault} when omitted.`,
-    ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const deepResearchInputSchema = sharedAcrossSessions("src/tools/deep-research", () =>
+  toolInputObject({
+    query: requiredText("The research question, as a full question or a focused search phrase."),
+    depth: z
+      .literal([1, 2, 3], { error: depthMessage })
+      .default(researchDepthDefault)
+      .describe(
+        `How much of each page to read: 1 its beginning (quick), 2 the main part, 3 most of a long page; ${researchDepthDefault} when omitted.`,
+      ),
+    maxSources: z
+      .number({ error: maxSourcesMessage })
+      .int({ error: maxSourcesMessage })
+      .min(1, { error: maxSourcesMessage })
+      .max(researchMaxSourcesMax, { error: maxSourcesMessage })
+      .default(researchMaxSourcesDefault)
+      .describe(
+        `How many of the top search results to read, 1 to ${researchMaxSourcesMax}; ${researchMaxSourcesDefault} when omitted.`,
+      ),
+  }),
+);
 
 export type DeepResearchInput = z.infer<typeof deepResearchInputSchema>;
 

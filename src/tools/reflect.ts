@@ -3,13 +3,17 @@ import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
 import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
-export const reflectInputSchema = toolInputObject({
-  topic: requiredText("What you are reflecting on, in a few words."),
-  reflection: requiredText(
-    "Your reflection in Markdown with the sections What happened, What it teaches, and What changes.",
-  ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const reflectInputSchema = sharedAcrossSessions("src/tools/reflect", () =>
+  toolInputObject({
+    topic: requiredText("What you are reflecting on, in a few words."),
+    reflection: requiredText(
+      "Your reflection in Markdown with the sections What happened, What it teaches, and What changes.",
+    ),
+  }),
+);
 
 export type ReflectInput = z.infer<typeof reflectInputSchema>;
 export type ReflectResult = CognitiveResult<"reflect">;

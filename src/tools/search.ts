@@ -5,6 +5,7 @@ import { toolFailure } from "./tool-failure.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 import { defineTool } from "./tool-module.ts";
 import type { ToolContext, ToolServices, ToolUnavailable } from "./tool-module.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
 export const searchLimitMin = 1;
 export const searchLimitMax = 25;
@@ -12,18 +13,21 @@ export const searchLimitDefault = 8;
 
 const limitMessage = `must be a whole number from ${searchLimitMin} to ${searchLimitMax}`;
 
-export const searchInputSchema = toolInputObject({
-  query: requiredText("What to search for, phrased as you would type it into a search engine."),
-  limit: z
-    .number({ error: limitMessage })
-    .int({ error: limitMessage })
-    .min(searchLimitMin, { error: limitMessage })
-    .max(searchLimitMax, { error: limitMessage })
-    .default(searchLimitDefault)
-    .describe(
-      `How many results to return, from ${searchLimitMin} to ${searchLimitMax}; ${searchLimitDefault} when omitted.`,
-    ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const searchInputSchema = sharedAcrossSessions("src/tools/search", () =>
+  toolInputObject({
+    query: requiredText("What to search for, phrased as you would type it into a search engine."),
+    limit: z
+      .number({ error: limitMessage })
+      .int({ error: limitMessage })
+      .min(searchLimitMin, { error: limitMessage })
+      .max(searchLimitMax, { error: limitMessage })
+      .default(searchLimitDefault)
+      .describe(
+        `How many results to return, from ${searchLimitMin} to ${searchLimitMax}; ${searchLimitDefault} when omitted.`,
+      ),
+  }),
+);
 
 export type SearchInput = z.infer<typeof searchInputSchema>;
 

@@ -5,13 +5,17 @@ import { toolFailure } from "./tool-failure.ts";
 import { optionalText, requiredText, toolInputObject } from "./tool-input-schema.ts";
 import { defineTool } from "./tool-module.ts";
 import type { ToolContext } from "./tool-module.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
-export const summarizeInputSchema = toolInputObject({
-  text: requiredText("The full text to summarise."),
-  focus: optionalText(
-    "What the summary should concentrate on, for example `decisions and open questions`. Omit it for a general summary.",
-  ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const summarizeInputSchema = sharedAcrossSessions("src/tools/summarize", () =>
+  toolInputObject({
+    text: requiredText("The full text to summarise."),
+    focus: optionalText(
+      "What the summary should concentrate on, for example `decisions and open questions`. Omit it for a general summary.",
+    ),
+  }),
+);
 
 export type SummarizeInput = z.infer<typeof summarizeInputSchema>;
 

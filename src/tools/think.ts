@@ -3,13 +3,17 @@ import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
 import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
+import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
 
-export const thinkInputSchema = toolInputObject({
-  topic: requiredText("The problem or question you are reasoning about, in a few words."),
-  reasoning: requiredText(
-    "Your own step-by-step reasoning in Markdown: numbered steps, the assumptions you make, and the conclusion or next action you reach.",
-  ),
-});
+// Built once per worker, not per cached session (see shared-across-sessions.ts).
+export const thinkInputSchema = sharedAcrossSessions("src/tools/think", () =>
+  toolInputObject({
+    topic: requiredText("The problem or question you are reasoning about, in a few words."),
+    reasoning: requiredText(
+      "Your own step-by-step reasoning in Markdown: numbered steps, the assumptions you make, and the conclusion or next action you reach.",
+    ),
+  }),
+);
 
 export type ThinkInput = z.infer<typeof thinkInputSchema>;
 export type ThinkResult = CognitiveResult<"think">;

@@ -81,6 +81,18 @@ export const sharedWorkflowModules: readonly string[] = [
 ].map((name) => fileURLToPath(import.meta.resolve(name)));
 
 /**
+ * Our own preloaded module: the memo through which our modules' zod schemas are built once per
+ * worker rather than once per session (`sharedAcrossSessions`). The schema modules themselves
+ * cannot be preloaded: the SDK deep-freezes preloaded exports, and zod defines some of a
+ * schema's properties on first use.
+ */
+export const sharedAcrossSessionsModule = fileURLToPath(
+  new URL("../session/shared-across-sessions.ts", import.meta.url),
+);
+
+const preloadedModules: readonly string[] = [...sharedWorkflowModules, sharedAcrossSessionsModule];
+
+/**
  * The preload list is a list of `require`s whose results go unused, which webpack drops for
  * packages that declare `"sideEffects": false` (zod, the AI SDK): the modules would then load
  * per workflow again, silently.
@@ -88,7 +100,7 @@ export const sharedWorkflowModules: readonly string[] = [
 type WebpackConfig = Parameters<NonNullable<BundleOptions["webpackConfigHook"]>>[0];
 
 function keepPreloadedModules(config: WebpackConfig): WebpackConfig {
-  const preloaded = { include: [...sharedWorkflowModules], sideEffects: true };
+  const preloaded = { include: [...preloadedModules], sideEffects: true };
   return {
     ...config,
     module: { ...config.module, rules: [...(config.module?.rules ?? []), preloaded] },
@@ -146,7 +158,7 @@ export async function bundleSessionWorkflows(
     workflowsPath,
     payloadConverterPath,
     plugins: [aiSdkPlugin(placeholder, createRedactor([]))],
-    preloadModules: [...sharedWorkflowModules],
+    preloadModules: [...preloadedModules],
     webpackConfigHook: keepPreloadedModules,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
@@ -177,7 +189,7 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
         ? {
             workflowsPath,
             bundlerOptions: {
-              preloadModules: [...sharedWorkflowModules],
+              preloadModules: [...preloadedModules],
               webpackConfigHook: keepPreloadedModules,
             },
           }

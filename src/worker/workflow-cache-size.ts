@@ -12,11 +12,12 @@ const mib = 2 ** 20;
 export const WORKER_BASE_MIB = 320;
 
 /**
- * Resident memory one cached session adds, measured by the scale benchmark (peak RSS over the
- * sessions the worker held, 200 sessions × 3 short turns: 2.3 MiB) with the shared workflow
- * modules (4.1 MiB without them), rounded up.
+ * Resident memory one cached session adds, measured by the scale benchmark's open-loop run (peak
+ * RSS over the sessions the worker held, 300 sessions × 3 short turns: 1.1–1.3 MiB, 1.91 before
+ * the schemas and compiled patterns were shared by the worker's sessions), rounded up with room
+ * for longer conversations than the benchmark's.
  */
-export const CACHED_SESSION_MIB = 2.5;
+export const CACHED_SESSION_MIB = 1.5;
 
 /** The SDK refuses fewer than 2 cached workflows (0 turns the cache off, which costs a replay per task). */
 const MIN_CACHED_WORKFLOWS = 2;

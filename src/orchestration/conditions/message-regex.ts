@@ -1,3 +1,4 @@
+import { sharedAcrossSessions } from "../../session/shared-across-sessions.ts";
 import type { ConditionOf } from "../condition-schema.ts";
 import { compileLinearRegex, type CompiledRegex } from "../linear-regex.ts";
 import type { ConditionCheck } from "./condition-check.ts";
@@ -16,7 +17,11 @@ interface Prepared {
 // sessions share it by pattern and flags, and only so many patterns are kept: the least recently
 // used is dropped. The last outcome is kept per condition object, that is per session.
 const MAX_COMPILED_PATTERNS = 256;
-const compiledPatterns = new Map<string, CompiledRegex>();
+// The worker's, not each session's (the sandbox evaluates this module once per workflow).
+const compiledPatterns = sharedAcrossSessions(
+  "src/orchestration/conditions/message-regex:compiledPatterns",
+  () => new Map<string, CompiledRegex>(),
+);
 const prepared = new WeakMap<MessageRegex, Prepared>();
 
 function compileShared(pattern: string, flags: string): CompiledRegex {

@@ -31,4 +31,21 @@ describe("modules shared by every session's workflow", { timeout: 120_000 }, () 
         );
     }
   });
+
+  it("the bundle preloads the memo through which our modules build their zod schemas once per worker", async () => {
+    const { code } = await bundleSessionWorkflows();
+    const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(code);
+    const preloaded = new Set(
+      [...(preload?.[1] ?? "").matchAll(/__webpack_require__\([^)]*"([^"]+)"\)/g)].map((m) => m[1]),
+    );
+    const imported = new Set(
+      [...code.matchAll(/\/\*! [^*]*shared-across-sessions\.ts \*\/ "([^"]+)"/g)].map((m) => m[1]),
+    );
+    assert.ok(imported.size > 0, "the workflow code imports no shared-across-sessions module");
+    for (const id of imported)
+      assert.ok(
+        preloaded.has(id),
+        `the schema memo is imported as ${id} but not preloaded: every session would build its own schemas`,
+      );
+  });
 });
