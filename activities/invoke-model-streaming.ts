@@ -131,14 +131,20 @@ export function createInvokeModelStreaming(provider: ProviderV4, offered?: Offer
       MODEL_STREAM_INTERVAL_MS,
       { deferred: deferLiveParts },
     );
+    // Aborted when the turn is stopped (the cancel arrives with a heartbeat's answer): every
+    // provider's request takes it and closes its connection, the scripted model stops waiting.
+    const { cancellationSignal } = Context.current();
     try {
       const model = provider.languageModel(modelId);
-      const result = await model.doStream(options);
+      const result = await model.doStream({ ...options, abortSignal: cancellationSignal });
       const assembled = new ResultAssembler();
       const reader = result.stream.getReader();
       for (;;) {
         const { done, value: part } = await reader.read();
         if (done) break;
+        // A provider may deliver a part it had buffered after the abort: nothing after the
+        // cancel is published or returned.
+        cancellationSignal.throwIfAborted();
         Context.current().heartbeat();
         publisher.add(part);
         assembled.add(part);
@@ -167,6 +173,12 @@ export function createInvokeModelStreaming(provider: ProviderV4, offered?: Offer
         // Read before `close()` below, which runs before any timer could send more.
         ...(deferLiveParts ? { livePartsPublished: publisher.sentAny } : {}),
       } satisfies LanguageModelV4GenerateResult & LivePartsReport;
+    } catch (error) {
+      // Whatever the provider threw on the abort (its own error type, a stream error), the
+      // activity ends as cancelled, which is never retried: the signal's reason is the SDK's
+      // CancelledFailure.
+      if (cancellationSignal.aborted) throw cancellationSignal.reason;
+      throw error;
     } finally {
       publisher.close();
       await stream[Symbol.asyncDispose]();

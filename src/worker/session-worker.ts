@@ -201,6 +201,11 @@ export async function createSessionWorker(options: SessionWorkerOptions): Promis
         sessionModelActivity(provider, redactor, new ModelCallStore()),
       ],
       interceptors: { activity: [livenessHeartbeat, redactingInterceptor(redactor)] },
+      // A cancel reaches a running activity only in the answer to a heartbeat the worker sends,
+      // and it holds heartbeats back for 80 % of the heartbeat timeout (12 s for model calls):
+      // a stopped turn's model call would keep streaming for that long. A heartbeat a second
+      // per running call stops it within about a second; a short call sends only its first.
+      maxHeartbeatThrottleInterval: "1 second",
       shutdownGraceTime: options.shutdownGraceTime ?? "10 seconds",
       maxCachedWorkflows: cache.maxCachedWorkflows,
     });

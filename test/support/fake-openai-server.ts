@@ -48,6 +48,8 @@ export interface RecordedRequest {
   body: ChatCompletionRequest;
   /** What the server answered; `undefined` when no scripted reply was left. */
   reply: FakeReply | undefined;
+  /** Streaming answers: words written, and when the client closed the connection before the end. */
+  stream?: { words: number; closedEarlyAt?: number };
 }
 
 export interface FakeOpenAIServer {
@@ -118,7 +120,14 @@ export async function startFakeOpenAIServer(
       return;
     }
     const reply = queue.shift();
-    requests.push({ method: request.method, path, headers: request.headers, body, reply });
+    const recorded: RecordedRequest = {
+      method: request.method,
+      path,
+      headers: request.headers,
+      body,
+      reply,
+    };
+    requests.push(recorded);
     if (reply === undefined) {
       sendError(
         response,
@@ -141,8 +150,15 @@ export async function startFakeOpenAIServer(
     completions += 1;
     const completion = toCompletion(reply, completions, body);
     if (body.stream === true) {
+      const progress: { words: number; closedEarlyAt?: number } = { words: 0 };
+      recorded.stream = progress;
+      // A client that aborts its request closes the connection before the answer's end.
+      response.on("close", () => {
+        if (!response.writableEnded) progress.closedEarlyAt = Date.now();
+      });
       await writeStream(
         response,
+        progress,
         completion,
         body.stream_options?.include_usage === true,
         "text" in reply ? reply : {},
@@ -235,6 +251,7 @@ function completionBody(completion: Completion) {
 /** Text arrives a word at a time; a tool call's arguments in two halves after its name. */
 async function writeStream(
   response: ServerResponse,
+  progress: { words: number; closedEarlyAt?: number },
   completion: Completion,
   includeUsage: boolean,
   pacing: { wordDelayMs?: number; dropAfterWords?: number },
@@ -274,8 +291,11 @@ async function writeStream(
       return;
     }
     if (pacing.wordDelayMs !== undefined) await sleep(pacing.wordDelayMs);
+    // The client went away: a real provider stops generating too.
+    if (progress.closedEarlyAt !== undefined) return;
     delta({ content: piece });
     words++;
+    progress.words = words;
   }
   const { toolCall } = completion;
   if (toolCall !== undefined) {

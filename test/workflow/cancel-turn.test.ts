@@ -11,7 +11,8 @@ import {
   startFakeOpenAIServer,
   type FakeOpenAIServer,
 } from "../support/fake-openai-server.ts";
-import { recordHistory } from "../support/history.ts";
+import proto from "@temporalio/proto";
+import { fetchHistory, recordHistory } from "../support/history.ts";
 import { shippedAgent } from "../support/shipped-agents.ts";
 import { createTestEnv, uniqueId, type TestEnv } from "../support/temporal-env.ts";
 
@@ -34,6 +35,35 @@ async function eventually(
     await sleep(100);
   }
   assert.fail(`no matching event in session ${sessionId} within ${timeoutMs} ms`);
+}
+
+const EventType = proto.temporal.api.enums.v1.EventType;
+
+/** How the session's model activities ended, in order: "completed", "failed", "cancelled", …. */
+function modelActivityEnds(history: Awaited<ReturnType<typeof fetchHistory>>): string[] {
+  const modelScheduled = new Set<string>();
+  const ends: string[] = [];
+  const endings = new Map<proto.temporal.api.enums.v1.EventType, string>([
+    [EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, "completed"],
+    [EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED, "failed"],
+    [EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, "timed out"],
+    [EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED, "cancelled"],
+  ]);
+  for (const event of history.events ?? []) {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === "invokeModelStreaming") {
+      modelScheduled.add(String(event.eventId));
+    }
+    const ending = event.eventType == null ? undefined : endings.get(event.eventType);
+    if (ending === undefined) continue;
+    const attributes =
+      event.activityTaskCompletedEventAttributes ??
+      event.activityTaskFailedEventAttributes ??
+      event.activityTaskTimedOutEventAttributes ??
+      event.activityTaskCanceledEventAttributes;
+    if (modelScheduled.has(String(attributes?.scheduledEventId))) ends.push(ending);
+  }
+  return ends;
 }
 
 /** A tool that waits for its activity's cancellation (or 60 s) and says which came first. */
@@ -142,6 +172,51 @@ describe("cancelling a running turn", () => {
     await recordHistory(env.client, workflowIdFor(sessionId), "cancelled-model-call");
   });
 
+  it("closes the provider's connection when a turn is stopped mid-stream, and the model activity ends cancelled", async (t) => {
+    // 150 words, one every 200 ms: 30 s of answer if nothing stops it.
+    const longAnswer = Array.from({ length: 150 }, (_, index) => `w${index + 1}`).join(" ");
+    fake.enqueue({ text: longAnswer, wordDelayMs: 200 });
+    const sessionId = uniqueId("cancel-abort");
+    const template = { ...shippedAgent("general"), llm: fakeModel };
+    const first = env.sessions.sendWithStart({ template, sessionId }, "Go on and on", "m1");
+    await eventually(env.sessions, sessionId, (event) => event.type === "model_step");
+    await sleep(1_000);
+    const request = fake.requests.at(-1);
+    assert.ok(request?.stream, "the model call streams from the fake provider");
+
+    const stoppedAt = Date.now();
+    const answer = await env.sessions.cancelTurn(sessionId, { reason: "enough" });
+    assert.equal(answer.cancelled, true, answer.detail);
+    assert.equal((await first).cancelled, true);
+
+    // The cancel reaches the activity with its next heartbeat; the provider's request is then
+    // aborted. The worker sends a heartbeat a second (about 1 s measured; 11 s when it held
+    // them back for 80 % of the 15 s heartbeat timeout): a generous bound below that.
+    const deadline = stoppedAt + 8_000;
+    while (request.stream.closedEarlyAt === undefined && Date.now() < deadline) await sleep(100);
+    assert.ok(
+      request.stream.closedEarlyAt !== undefined,
+      `the provider's connection was still open ${Date.now() - stoppedAt} ms after the cancel ` +
+        `(${request.stream.words} of 150 words written)`,
+    );
+    assert.ok(request.stream.words < 150, "the answer was not written to its end");
+    t.diagnostic(
+      `connection closed ${request.stream.closedEarlyAt - stoppedAt} ms after the cancel, ` +
+        `${request.stream.words} of 150 words written`,
+    );
+
+    // The model activity ends as cancelled: its worker reports it, no completion is recorded.
+    const workflowId = workflowIdFor(sessionId);
+    let ends: string[] = [];
+    const endsDeadline = Date.now() + 10_000;
+    while (Date.now() < endsDeadline) {
+      ends = modelActivityEnds(await fetchHistory(env.client, workflowId));
+      if (ends.length > 0) break;
+      await sleep(200);
+    }
+    assert.deepEqual(ends, ["cancelled"]);
+  });
+
   it("cancels a slow tool's activity (the tool sees its abort signal) and runs the next message", async () => {
     seen.aborted = false;
     fake.enqueue(
@@ -177,7 +252,7 @@ describe("cancelling a running turn", () => {
       },
     ]);
     // The tool's activity learns of the cancel with its next reported heartbeat (the worker
-    // holds heartbeats back for up to 8 s).
+    // sends at most a heartbeat a second).
     const aborted = (): boolean => seen.aborted;
     const deadline = Date.now() + 15_000;
     while (!aborted() && Date.now() < deadline) await sleep(100);
