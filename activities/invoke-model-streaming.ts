@@ -180,7 +180,7 @@ export function createInvokeModelStreaming(provider: ProviderV4, offered?: Offer
       if (cancellationSignal.aborted) throw cancellationSignal.reason;
       throw error;
     } finally {
-      publisher.close();
+      publisher.close({ discard: cancellationSignal.aborted });
       await stream[Symbol.asyncDispose]();
     }
   };

@@ -85,11 +85,13 @@ export class ModelStreamPublisher {
 
   /**
    * Stops the interval; what is pending goes to the client, whose disposal sends it, unless the
-   * call is deferred and sent nothing yet (the workflow publishes it from the result).
+   * call is deferred and sent nothing yet (the workflow publishes it from the result) or it is
+   * discarded: a stopped call's workflow has closed its topic, so a late send would only add a
+   * signal to the session's history that nobody reads.
    */
-  close(): void {
+  close(options: { discard?: boolean } = {}): void {
     clearInterval(this.timer);
-    if (this.deferred && !this.sentAny) {
+    if (options.discard === true || (this.deferred && !this.sentAny)) {
       this.pending = [];
       return;
     }
