@@ -90,6 +90,8 @@ function convertMessage(message: ModelMessage): LanguageModelV4Message {
             case "text":
             case "reasoning":
               return { type: part.type, text: part.text, providerOptions: part.providerOptions };
+            case "custom":
+              return { type: "custom", kind: part.kind, providerOptions: part.providerOptions };
             case "tool-call":
               return {
                 type: "tool-call",

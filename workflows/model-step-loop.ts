@@ -122,7 +122,9 @@ export async function runModelSteps(input: ModelStepsInput): Promise<ModelStepsR
         const call = await parseToolCall(part, offered);
         calls.push(call);
         answer.push({ type: "tool-call", call });
-      } else if (part.type === "text" || part.type === "reasoning") {
+      } else if (part.type === "text" || part.type === "reasoning" || part.type === "custom") {
+        // A custom part is a provider's own (Anthropic's, with extended thinking): kept, as
+        // `generateText` keeps it, for the provider to read back on the next call.
         answer.push(part);
       } else if (part.type !== "source") {
         throw new Error(

@@ -59,6 +59,7 @@ export type ToolOutcome =
 /** A step's answer parts that reach the conversation, in the model's order. */
 export type AnswerPart =
   | { type: "text" | "reasoning"; text: string; providerMetadata?: unknown }
+  | { type: "custom"; kind: string; providerMetadata?: unknown }
   | { type: "tool-call"; call: ParsedToolCall };
 
 /**
@@ -87,7 +88,16 @@ export function responseMessages(
       });
       continue;
     }
-    if (part.text.length === 0 && part.providerMetadata == null) continue;
+    if (part.type === "custom") {
+      assistant.push({
+        type: "custom",
+        kind: part.kind,
+        providerOptions: part.providerMetadata,
+      } as (typeof assistant)[number]);
+      continue;
+    }
+    // Only an empty text part is dropped: `generateText` keeps an empty reasoning part.
+    if (part.type === "text" && part.text.length === 0 && part.providerMetadata == null) continue;
     assistant.push({
       type: part.type,
       text: part.text,

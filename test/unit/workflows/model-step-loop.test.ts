@@ -265,6 +265,17 @@ const scripts: Record<string, Script> = {
       [text("done")],
     ],
   },
+  "a provider's custom part and an empty reasoning part, sent back on the next call": {
+    answers: [
+      [
+        { type: "reasoning", text: "", providerMetadata: { anthropic: { signature: "s1" } } },
+        { type: "reasoning", text: "" },
+        { type: "custom", kind: "anthropic.compaction", providerMetadata: { anthropic: { n: 1 } } },
+        call("c1", "note", "{}"),
+      ],
+      [text("ok")],
+    ],
+  },
   "empty input means {}": { answers: [[call("c1", "note", "")], [text("ok")]] },
   "input that is not JSON": { answers: [[call("c1", "search", "{query:")], [text("sorry")]] },
   "input that fails the tool's schema": {
