@@ -2,7 +2,12 @@ import { workflowIdFor } from "../../src/session/index.ts";
 import type { BenchContext } from "./support/bench-context.ts";
 import { driveLongSession } from "./support/long-session.ts";
 import type { BenchOutcome } from "./support/outcome.ts";
-import { allRunHistories, totals, type RunHistory } from "./support/session-history.ts";
+import {
+  allRunHistories,
+  carriedStateBytes,
+  totals,
+  type RunHistory,
+} from "./support/session-history.ts";
 import { median, ratio, round, thousands } from "./support/stats.ts";
 
 /** Turns each "around turn N" figure averages over: (N - 5, N]. */
@@ -13,7 +18,11 @@ export interface GrowthWindow {
   historyBytesPerTurn: number;
   historyEventsPerTurn: number;
   medianTurnMs: number;
-  /** Whether a continue-as-new fell in the window (its new run's start event is counted). */
+  /**
+   * Whether a continue-as-new fell in the window. The state it carries (the new run's start event,
+   * and the old run's closing event, which records it too) is not in `historyBytesPerTurn`: it is
+   * recorded once per run, and counted in `carriedStateBytes`.
+   */
   continuedAsNew: boolean;
 }
 
@@ -22,6 +31,8 @@ export interface GrowthResult {
   windows: GrowthWindow[];
   /** Turns after which the session continued as new. */
   continuedAsNewAfterTurns: number[];
+  /** The state each continue-as-new carried into its new run (its start event), in bytes. */
+  carriedStateBytes: number[];
   runs: number;
   totalHistoryEvents: number;
   totalHistoryBytes: number;
@@ -46,7 +57,7 @@ export async function runGrowthBenchmark(
   const from = (turn: number): number => turn - Math.min(windowTurns, turn - 1);
   const measureAt = new Set(checkpoints.flatMap((turn) => [from(turn), turn]));
   const closedRuns = new Map<string, RunHistory>();
-  const sizes = new Map<number, { events: number; bytes: number }>();
+  const sizes = new Map<number, { events: number; bytes: number; carriedBytes: number }>();
   const latencies: number[] = [];
   const continuedAsNewAfterTurns: number[] = [];
   let run = 1;
@@ -63,13 +74,16 @@ export async function runGrowthBenchmark(
   });
   context.longSession = session;
 
-  const size = (turn: number) => sizes.get(turn) ?? { events: Number.NaN, bytes: Number.NaN };
+  const size = (turn: number) =>
+    sizes.get(turn) ?? { events: Number.NaN, bytes: Number.NaN, carriedBytes: Number.NaN };
+  // A turn's own bytes: the carried state a continue-as-new records once per run is apart.
+  const ownBytes = (turn: number) => size(turn).bytes - size(turn).carriedBytes;
   const windows = checkpoints.map((turn): GrowthWindow => {
     const start = from(turn);
     const span = turn - start;
     return {
       turn,
-      historyBytesPerTurn: round((size(turn).bytes - size(start).bytes) / span),
+      historyBytesPerTurn: round((ownBytes(turn) - ownBytes(start)) / span),
       historyEventsPerTurn: round((size(turn).events - size(start).events) / span, 1),
       medianTurnMs: round(median(latencies.slice(start, turn)), 1),
       continuedAsNew: continuedAsNewAfterTurns.some((after) => after >= start && after < turn),
@@ -84,6 +98,7 @@ export async function runGrowthBenchmark(
     turns,
     windows,
     continuedAsNewAfterTurns,
+    carriedStateBytes: runs.slice(1).map(carriedStateBytes),
     runs: runs.length,
     totalHistoryEvents: all.events,
     totalHistoryBytes: all.bytes,
@@ -99,7 +114,7 @@ export async function runGrowthBenchmark(
     summary: [
       {
         benchmark: "growth",
-        figure: `${thousands(last?.historyBytesPerTurn ?? Number.NaN)} history bytes per turn around turn ${last?.turn ?? "?"} (${windows.map((window) => `turn ${window.turn}: ${thousands(window.historyBytesPerTurn)}`).join(", ")}); continue-as-new after turns ${continuedAsNewAfterTurns.join(", ") || "none"}`,
+        figure: `${thousands(last?.historyBytesPerTurn ?? Number.NaN)} history bytes per turn around turn ${last?.turn ?? "?"} (${windows.map((window) => `turn ${window.turn}: ${thousands(window.historyBytesPerTurn)}`).join(", ")}); continue-as-new after turns ${continuedAsNewAfterTurns.join(", ") || "none"}${result.carriedStateBytes.length === 0 ? "" : `, carrying ${result.carriedStateBytes.map(thousands).join(", ")} bytes of state (recorded twice per continue-as-new, at the old run's end and the new run's start; not in the per-turn figures)`}`,
         baseline: `${thousands(first?.historyBytesPerTurn ?? Number.NaN)} bytes per turn around turn ${first?.turn ?? "?"}`,
         ratio: result.ratioToBaseline,
       },

@@ -51,9 +51,36 @@ function startedOf(history: History) {
   return history.events?.[0]?.workflowExecutionStartedEventAttributes;
 }
 
-export function totals(runs: readonly RunHistory[]): { events: number; bytes: number } {
+export function totals(runs: readonly RunHistory[]): {
+  events: number;
+  bytes: number;
+  carriedBytes: number;
+} {
   return {
     events: runs.reduce((sum, run) => sum + run.events, 0),
     bytes: runs.reduce((sum, run) => sum + run.bytes, 0),
+    carriedBytes: runs.reduce((sum, run) => sum + carriedStateBytes(run) + handedOnBytes(run), 0),
   };
+}
+
+function eventBytes(event: proto.temporal.api.history.v1.IHistoryEvent): number {
+  return proto.temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
+}
+
+/**
+ * The bytes of a continued run's start event: the state carried across continue-as-new (the
+ * conversation window, the orchestration state), recorded once per run, not per turn.
+ */
+export function carriedStateBytes(run: RunHistory): number {
+  const [started] = run.history.events ?? [];
+  if (started?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId == null) return 0;
+  if (started.workflowExecutionStartedEventAttributes.continuedExecutionRunId === "") return 0;
+  return eventBytes(started);
+}
+
+/** The bytes of a run's closing continue-as-new event, which records the same carried state. */
+function handedOnBytes(run: RunHistory): number {
+  const last = run.history.events?.at(-1);
+  if (last?.workflowExecutionContinuedAsNewEventAttributes == null) return 0;
+  return eventBytes(last);
 }
