@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 import { boundedArray, boundedString, templateLimits as limits } from "./template-limits.ts";
 
 /** How many approval rules one list (global or a step's) may hold. */

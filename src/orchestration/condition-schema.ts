@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 import { boundedString, templateLimits } from "./template-limits.ts";
 
 // Built once per worker, not per cached session (see shared-across-sessions.ts).

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 import { approvalRulesSchema } from "./approval-schema.ts";
 import { conditionSchema, conditionTypeSchema, toolNameSchema } from "./condition-schema.ts";
 import {

@@ -5,7 +5,7 @@ import type { OrchestrationState } from "./state.ts";
 import { activeStepOf } from "./tool-policy.ts";
 import { matchesPattern } from "./tool-patterns.ts";
 import type { ToolCatalogueEntry } from "./tool-catalogue-entry.ts";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "./shared-across-sessions.ts";
 
 /** A call that must wait for a person, and which rule says so. */
 export interface ApprovalNeed {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sharedAcrossSessions } from "./shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 /** Approvals kept once decided, so a late second answer is told who decided (409), not "unknown". */
 export const REMEMBERED_APPROVALS = 200;

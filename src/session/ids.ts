@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sharedAcrossSessions } from "./shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 /** Session ids as every entry point accepts them (they become part of a workflow id). */
 export const sessionIdSchema = sharedAcrossSessions("src/session/ids:sessionIdSchema", () =>

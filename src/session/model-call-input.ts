@@ -1,6 +1,6 @@
 import type { Sinks } from "@temporalio/workflow";
 import { z } from "zod";
-import { sharedAcrossSessions } from "./shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 /**
  * The query a model activity asks its own workflow for the call options (prompt, tool schemas,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sharedAcrossSessions } from "./shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 /**
  * The activity that runs a pure tool (the cognitive tools: they only reshape the model's own

@@ -10,7 +10,7 @@ import type {
   OrchestrationState,
   TokenUsage,
 } from "../orchestration/index.ts";
-import { sharedAcrossSessions } from "./shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 /** Zod issues as one line that names each field: `messageId: expected string, received number`. */
 export function formatIssues(error: z.ZodError): string {

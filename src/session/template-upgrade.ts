@@ -1,7 +1,7 @@
 import { defineUpdate } from "@temporalio/workflow";
 import { z } from "zod";
 import type { SessionView } from "./session-types.ts";
-import { sharedAcrossSessions } from "./shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 export const UPGRADE_TEMPLATE_UPDATE_NAME = "upgradeTemplate";
 

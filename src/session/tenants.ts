@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sharedAcrossSessions } from "./shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 /** The tenant of sessions started by code that predates tenants, and of a lone API token. */
 export const DEFAULT_TENANT = "default";

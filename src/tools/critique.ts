@@ -3,7 +3,7 @@ import { formatCognitiveContent } from "./cognitive-result.ts";
 import type { CognitiveResult } from "./cognitive-result.ts";
 import { defineTool } from "./tool-module.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 // Built once per worker, not per cached session (see shared-across-sessions.ts).
 export const critiqueInputSchema = sharedAcrossSessions("src/tools/critique", () =>

@@ -12,7 +12,7 @@ import { toolFailure } from "./tool-failure.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 import { defineTool } from "./tool-module.ts";
 import type { ToolContext, ToolServices, ToolUnavailable } from "./tool-module.ts";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 export const researchDepthDefault = 2;
 export const researchMaxSourcesMax = 10;

@@ -5,7 +5,7 @@ import { toolFailure } from "./tool-failure.ts";
 import { requiredText, toolInputObject } from "./tool-input-schema.ts";
 import { defineTool } from "./tool-module.ts";
 import type { ToolContext, ToolServices, ToolUnavailable } from "./tool-module.ts";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 export const searchLimitMin = 1;
 export const searchLimitMax = 25;

@@ -5,7 +5,7 @@ import { toolFailure } from "./tool-failure.ts";
 import { optionalText, requiredText, toolInputObject } from "./tool-input-schema.ts";
 import { defineTool } from "./tool-module.ts";
 import type { ToolContext } from "./tool-module.ts";
-import { sharedAcrossSessions } from "../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../orchestration/shared-across-sessions.ts";
 
 // Built once per worker, not per cached session (see shared-across-sessions.ts).
 export const summarizeInputSchema = sharedAcrossSessions("src/tools/summarize", () =>

@@ -87,7 +87,7 @@ export const sharedWorkflowModules: readonly string[] = [
  * schema's properties on first use.
  */
 export const sharedAcrossSessionsModule = fileURLToPath(
-  new URL("../session/shared-across-sessions.ts", import.meta.url),
+  new URL("../orchestration/shared-across-sessions.ts", import.meta.url),
 );
 
 const preloadedModules: readonly string[] = [...sharedWorkflowModules, sharedAcrossSessionsModule];

@@ -4,7 +4,7 @@ import { testServer } from "../support/temporal-env.ts";
 import { measureHeapPerSession } from "../bench/support/heap-per-session.ts";
 
 // A cached session keeps only what is its own: the schemas, tables and modules that are the same
-// for every session are the worker's, built once (src/session/shared-across-sessions.ts and the
+// for every session are the worker's, built once (src/orchestration/shared-across-sessions.ts and the
 // preloaded modules of src/worker/session-worker.ts). Measured on the heap after a full GC: when
 // every session built its own zod schemas a cached session held ~0.8 MiB, now ~0.24.
 describe("the heap a cached session holds", { timeout: 240_000 }, () => {

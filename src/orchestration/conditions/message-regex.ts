@@ -1,4 +1,4 @@
-import { sharedAcrossSessions } from "../../session/shared-across-sessions.ts";
+import { sharedAcrossSessions } from "../shared-across-sessions.ts";
 import type { ConditionOf } from "../condition-schema.ts";
 import { compileLinearRegex, type CompiledRegex } from "../linear-regex.ts";
 import type { ConditionCheck } from "./condition-check.ts";

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import {
   sharedAcrossSessions,
   SharedValueKeyError,
-} from "../../../src/session/shared-across-sessions.ts";
+} from "../../../src/orchestration/shared-across-sessions.ts";
 
 describe("sharedAcrossSessions", () => {
   it("builds a value once and hands the same object to every later caller with the key", () => {
